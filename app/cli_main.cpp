@@ -1,0 +1,51 @@
+// attnscope-cli: prints every stage of an attention forward pass as one JSON object.
+// Bad input exits 2 with one line on stderr.
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "pipeline.h"
+#include "trace_json.h"
+
+namespace {
+
+// Median wall time of the forward pass with every stage recorded (the embedding
+// table is built once, before; printing is not timed).
+attn::Timing time_forward(const attn::Run& run, const attn::Settings& s) {
+    const attn::Matrix& x = run.trace.model.at("inputs");
+    const attn::Matrix* x2 = run.trace.model.find("inputs2") && run.tokens2 ? &run.trace.model.at("inputs2") : nullptr;
+    const attn::AttentionConfig cfg = attn::attention_config(s);
+    std::vector<double> us;
+    for (int i = 0; i < s.time_runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const attn::Trace t = attn::run_attention(x, x2, cfg);
+        us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::nth_element(us.begin(), us.begin() + static_cast<long>(us.size() / 2), us.end());
+    return {us[us.size() / 2], s.time_runs};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const attn::ParsedArgs parsed = attn::parse_settings(std::vector<std::string>(argv + 1, argv + argc));
+        if (parsed.help) {
+            std::cout << attn::settings_usage();
+            return 0;
+        }
+        if (!parsed.rest.empty()) throw attn::ArgsError("unknown argument '" + parsed.rest.front() + "' (see --help)");
+        const attn::Settings& s = parsed.settings;
+        for (const std::string& name : s.stages)
+            if (std::find(attn::stage_names().begin(), attn::stage_names().end(), name) == attn::stage_names().end())
+                throw attn::ArgsError("unknown stage '" + name + "' in --stages");
+        const attn::Run run = attn::compute(s);
+        std::optional<attn::Timing> timing;
+        if (s.time_runs > 0) timing = time_forward(run, s);
+        attn::write_run_json(std::cout, run, s.stages, timing);
+        return std::cout.good() ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "attnscope-cli: " << e.what() << '\n';
+        return 2;
+    }
+}

@@ -1,0 +1,283 @@
+#include "attention.h"
+
+#include <cmath>
+#include <limits>
+
+namespace attn {
+
+namespace {
+
+const std::vector<std::string> kVariantNames = {"simplified", "self-v1", "self-v2", "causal",
+                                                "mha-wrapper", "mha", "cross"};
+
+// The query, key and value projections of one head, in the `x @ W` orientation.
+struct Projections {
+    Matrix W_query, W_key, W_value;
+    std::optional<RowVector> b_query, b_key, b_value;
+};
+
+// SelfAttention_v1 / 004's SelfAttention and CrossAttention: torch.rand weights.
+Projections rand_projections(TorchGenerator& gen, int d_in, int d_out, int d_out_v) {
+    Projections p;
+    p.W_query = torch_rand(gen, d_in, d_out);
+    p.W_key = torch_rand(gen, d_in, d_out);
+    p.W_value = torch_rand(gen, d_in, d_out_v);
+    return p;
+}
+
+// SelfAttention_v2 / CausalAttention: three nn.Linear layers, built in this order.
+Projections linear_projections(TorchGenerator& gen, int d_in, int d_out, bool bias) {
+    const Linear q = torch_linear(gen, d_in, d_out, bias);
+    const Linear k = torch_linear(gen, d_in, d_out, bias);
+    const Linear v = torch_linear(gen, d_in, d_out, bias);
+    return Projections{q.weight, k.weight, v.weight, q.bias, k.bias, v.bias};
+}
+
+Matrix project(const Matrix& x, const Matrix& W, const std::optional<RowVector>& b) {
+    Matrix y = x * W;  // (T x d_in) @ (d_in x d) -> T x d
+    if (b) y.rowwise() += *b;
+    return y;
+}
+
+// One head of scaled dot-product attention up to the softmax weights.
+HeadTrace head_weights(const Projections& p, Matrix queries, Matrix keys, Matrix values, bool causal,
+                       Axis key_axis) {
+    HeadTrace h;
+    h.add("W_query", p.W_query, Axis::Features, Axis::Features, Scale::Signed);
+    h.add("W_key", p.W_key, Axis::Features, Axis::Features, Scale::Signed);
+    h.add("W_value", p.W_value, Axis::Features, Axis::Features, Scale::Signed);
+    if (p.b_query) {
+        h.add("b_query", *p.b_query, Axis::One, Axis::Features, Scale::Signed);
+        h.add("b_key", *p.b_key, Axis::One, Axis::Features, Scale::Signed);
+        h.add("b_value", *p.b_value, Axis::One, Axis::Features, Scale::Signed);
+    }
+    const auto T = static_cast<int>(queries.rows());
+    const auto T_kv = static_cast<int>(keys.rows());
+    // torch divides by the Python float d_k**0.5, narrowed to float.
+    const auto root_d_k = static_cast<float>(std::sqrt(static_cast<double>(keys.cols())));
+
+    Matrix scores = queries * keys.transpose();  // (T x d) @ (d x T_kv) -> T x T_kv
+    Matrix scaled = scores / root_d_k;
+    Matrix mask = causal ? causal_mask(T, T_kv) : Matrix::Zero(T, T_kv);
+    Matrix masked = (mask.array() > 0.5f).select(-std::numeric_limits<float>::infinity(), scaled);
+    Matrix weights = softmax_rows(masked);
+
+    h.add("queries", std::move(queries), Axis::Tokens, Axis::Features, Scale::Signed);
+    h.add("keys", std::move(keys), key_axis, Axis::Features, Scale::Signed);
+    h.add("values", std::move(values), key_axis, Axis::Features, Scale::Signed);
+    h.add("scores", std::move(scores), Axis::Tokens, key_axis, Scale::Signed);
+    h.add("scaled_scores", std::move(scaled), Axis::Tokens, key_axis, Scale::Signed);
+    h.add("mask", std::move(mask), Axis::Tokens, key_axis, Scale::Mask);
+    h.add("masked_scores", std::move(masked), Axis::Tokens, key_axis, Scale::Scores);
+    h.add("weights", std::move(weights), Axis::Tokens, key_axis, Scale::Probability);
+    return h;
+}
+
+HeadTrace head_weights(const Projections& p, const Matrix& x_q, const Matrix& x_kv, bool causal,
+                       Axis key_axis) {
+    return head_weights(p, project(x_q, p.W_query, p.b_query), project(x_kv, p.W_key, p.b_key),
+                        project(x_kv, p.W_value, p.b_value), causal, key_axis);
+}
+
+void check_config(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg) {
+    const auto fail = [](const std::string& why) { throw ConfigError(why); };
+    if (x.rows() == 0) fail("the text has no tokens");
+    if (x2 && x2->rows() == 0) fail("the second text has no tokens");
+    if (x2 && x2->cols() != x.cols()) fail("both inputs must have the same d_in");
+    if (cfg.d_out < 1 || cfg.d_out > 4096) fail("d_out must be between 1 and 4096");
+    if (cfg.d_out_v < 1 || cfg.d_out_v > 4096) fail("d_out_v must be between 1 and 4096");
+    if (cfg.heads < 1 || cfg.heads > 64) fail("heads must be between 1 and 64");
+    if (cfg.batch < 1 || cfg.batch > 64) fail("batch must be between 1 and 64");
+    if (cfg.kv_len < 1 || cfg.kv_len > 4096) fail("kv_len must be between 1 and 4096");
+    if (!(cfg.dropout >= 0.0 && cfg.dropout <= 1.0)) fail("dropout must be in [0, 1]");
+    const bool stacks_heads = cfg.variant == Variant::SelfV1 || cfg.variant == Variant::Cross ||
+                              cfg.variant == Variant::MhaWrapper || cfg.variant == Variant::Mha;
+    if (cfg.heads > 1 && !stacks_heads)
+        fail(variant_name(cfg.variant) + " has one head (heads applies to self-v1, cross, mha-wrapper, mha)");
+    if (cfg.variant == Variant::Mha && cfg.d_out % cfg.heads != 0)
+        fail("d_out (" + std::to_string(cfg.d_out) + ") must be divisible by heads (" +
+             std::to_string(cfg.heads) + ")");
+}
+
+}  // namespace
+
+const std::vector<std::string>& variant_names() { return kVariantNames; }
+
+std::optional<Variant> variant_from_name(const std::string& name) {
+    for (size_t i = 0; i < kVariantNames.size(); ++i)
+        if (kVariantNames[i] == name) return static_cast<Variant>(i);
+    return std::nullopt;
+}
+
+std::string variant_name(Variant v) { return kVariantNames[static_cast<size_t>(v)]; }
+
+bool variant_has_dropout(Variant v) {
+    return v == Variant::Causal || v == Variant::MhaWrapper || v == Variant::Mha;
+}
+
+Matrix causal_mask(int rows, int cols) {
+    Matrix m(rows, cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) m(i, j) = j > i ? 1.0f : 0.0f;
+    return m;
+}
+
+Matrix softmax_rows(const Matrix& scores) {
+    Matrix out(scores.rows(), scores.cols());
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+        const float max = scores.row(i).maxCoeff();
+        if (max == -std::numeric_limits<float>::infinity())
+            throw ConfigError("row " + std::to_string(i) +
+                              " of the scores is masked entirely: its softmax is undefined (NaN)");
+        out.row(i) = (scores.row(i).array() - max).exp();
+        const float inv_sum = 1.0f / out.row(i).sum();  // torch multiplies by 1/sum
+        out.row(i) *= inv_sum;
+    }
+    return out;
+}
+
+Trace attention_weights(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg) {
+    check_config(x, x2, cfg);
+    const auto d_in = static_cast<int>(x.cols());
+    Trace t;
+    t.variant = variant_name(cfg.variant);
+    t.model.add("inputs", x, Axis::Tokens, Axis::Features, Scale::Signed);
+    TorchGenerator gen(cfg.seed);
+
+    switch (cfg.variant) {
+    case Variant::Simplified: {  // 3.3: the inputs are queries, keys and values
+        HeadTrace h;
+        Matrix scores = x * x.transpose();  // T x T
+        Matrix weights = softmax_rows(scores);
+        h.add("scores", std::move(scores), Axis::Tokens, Axis::Tokens, Scale::Signed);
+        h.add("weights", std::move(weights), Axis::Tokens, Axis::Tokens, Scale::Probability);
+        t.heads.push_back(std::move(h));
+        break;
+    }
+    case Variant::SelfV1:
+    case Variant::Cross: {  // 004: every module is built before the second input is drawn
+        std::vector<Projections> ps;
+        for (int i = 0; i < cfg.heads; ++i) ps.push_back(rand_projections(gen, d_in, cfg.d_out, cfg.d_out_v));
+        const Matrix* kv_input = &x;
+        Axis key_axis = Axis::Tokens;
+        if (cfg.variant == Variant::Cross) {
+            t.model.add("inputs2", x2 ? *x2 : torch_rand(gen, cfg.kv_len, d_in), Axis::KeyTokens,
+                        Axis::Features, Scale::Signed);
+            kv_input = &t.model.at("inputs2");
+            key_axis = Axis::KeyTokens;
+        }
+        for (const Projections& p : ps) t.heads.push_back(head_weights(p, x, *kv_input, cfg.causal, key_axis));
+        break;
+    }
+    case Variant::SelfV2:
+    case Variant::Causal:
+    case Variant::MhaWrapper: {  // one CausalAttention (or SelfAttention_v2) per head
+        std::vector<Projections> ps;
+        for (int i = 0; i < cfg.heads; ++i) ps.push_back(linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias));
+        const bool causal = cfg.variant != Variant::SelfV2 || cfg.causal;
+        for (const Projections& p : ps) t.heads.push_back(head_weights(p, x, x, causal, Axis::Tokens));
+        break;
+    }
+    case Variant::Mha: {  // weight splits: one projection, each head a slice of its columns
+        const Projections all = linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias);
+        const Linear out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
+        t.model.add("W_out", out_proj.weight, Axis::Features, Axis::Features, Scale::Signed);
+        t.model.add("b_out", *out_proj.bias, Axis::One, Axis::Features, Scale::Signed);
+        const Matrix queries = project(x, all.W_query, all.b_query);  // T x d_out
+        const Matrix keys = project(x, all.W_key, all.b_key);
+        const Matrix values = project(x, all.W_value, all.b_value);
+        const int hd = cfg.d_out / cfg.heads;
+        t.heads.resize(static_cast<size_t>(cfg.heads));
+        const auto slice = [hd](const Matrix& m, int h) -> Matrix { return m.middleCols(h * hd, hd); };
+        const auto slice_bias = [hd](const std::optional<RowVector>& b, int h) -> std::optional<RowVector> {
+            if (!b) return std::nullopt;
+            return RowVector(b->segment(h * hd, hd));
+        };
+#pragma omp parallel for schedule(static)
+        for (int h = 0; h < cfg.heads; ++h) {
+            const Projections p{slice(all.W_query, h), slice(all.W_key, h), slice(all.W_value, h),
+                                slice_bias(all.b_query, h), slice_bias(all.b_key, h), slice_bias(all.b_value, h)};
+            t.heads[static_cast<size_t>(h)] =
+                head_weights(p, slice(queries, h), slice(keys, h), slice(values, h), true, Axis::Tokens);
+        }
+        break;
+    }
+    }
+    t.forward_generator = gen;
+    return t;
+}
+
+void attention_output(Trace& t, const AttentionConfig& cfg) {
+    const int H = static_cast<int>(t.heads.size());
+    const int B = cfg.batch;
+    if (cfg.variant == Variant::Simplified) {
+        HeadTrace& h = t.heads[0];
+        h.set("context", h.at("weights") * t.model.at("inputs"), Axis::Tokens, Axis::Features, Scale::Signed);
+        t.output.assign(static_cast<size_t>(B), h.at("context"));
+        return;
+    }
+    const bool has_dropout = variant_has_dropout(cfg.variant);
+    const double p = has_dropout && cfg.training ? cfg.dropout : 0.0;
+    TorchGenerator gen = cfg.dropout_seed ? TorchGenerator(*cfg.dropout_seed) : *t.forward_generator;
+
+    // Dropout factors [b][h], drawn in torch's order: the weight-split module drops
+    // its (b, heads, T, T) tensor at once; every other module is one forward per head.
+    std::vector<std::vector<Matrix>> factors(static_cast<size_t>(B), std::vector<Matrix>(static_cast<size_t>(H)));
+    const auto draw = [&](int b, int h) {
+        const Matrix& w = t.heads[static_cast<size_t>(h)].at("weights");
+        factors[static_cast<size_t>(b)][static_cast<size_t>(h)] =
+            torch_dropout_mask(gen, static_cast<int>(w.rows()), static_cast<int>(w.cols()), p);
+    };
+    if (cfg.variant == Variant::Mha) {
+        for (int b = 0; b < B; ++b)
+            for (int h = 0; h < H; ++h) draw(b, h);
+    } else {
+        for (int h = 0; h < H; ++h)
+            for (int b = 0; b < B; ++b) draw(b, h);
+    }
+
+    t.output.assign(static_cast<size_t>(B), Matrix());
+    for (int b = 0; b < B; ++b) {
+        std::vector<Matrix> contexts(static_cast<size_t>(H));
+#pragma omp parallel for schedule(static)
+        for (int h = 0; h < H; ++h) {
+            HeadTrace& head = t.heads[static_cast<size_t>(h)];
+            const Matrix& factor = factors[static_cast<size_t>(b)][static_cast<size_t>(h)];
+            Matrix dropped = head.at("weights").cwiseProduct(factor);
+            contexts[static_cast<size_t>(h)] = dropped * head.at("values");  // (T x T_kv) @ (T_kv x d_v) -> T x d_v
+            if (b == 0) {
+                if (has_dropout) {
+                    head.set("dropout_mask", factor, Axis::Tokens, Axis::Tokens, Scale::Factor);
+                    head.set("dropped_weights", std::move(dropped), Axis::Tokens, Axis::Tokens, Scale::Probability);
+                }
+                head.set("context", contexts[static_cast<size_t>(h)], Axis::Tokens, Axis::Features, Scale::Signed);
+            }
+        }
+        // Heads side by side: (T x hd) x H -> T x (H * hd)
+        Eigen::Index width = 0;
+        for (const Matrix& c : contexts) width += c.cols();
+        Matrix concat(contexts[0].rows(), width);
+        Eigen::Index col = 0;
+        for (const Matrix& c : contexts) {
+            concat.middleCols(col, c.cols()) = c;
+            col += c.cols();
+        }
+        if (cfg.variant == Variant::Mha) {
+            Matrix out = concat * t.model.at("W_out");  // (T x d_out) @ (d_out x d_out)
+            out.rowwise() += t.model.at("b_out").row(0);
+            if (b == 0) t.model.set("concat", std::move(concat), Axis::Tokens, Axis::Features, Scale::Signed);
+            t.output[static_cast<size_t>(b)] = std::move(out);
+        } else {
+            if (b == 0 && H > 1) t.model.set("concat", concat, Axis::Tokens, Axis::Features, Scale::Signed);
+            t.output[static_cast<size_t>(b)] = std::move(concat);
+        }
+    }
+}
+
+Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg) {
+    Trace t = attention_weights(x, x2, cfg);
+    attention_output(t, cfg);
+    return t;
+}
+
+}  // namespace attn

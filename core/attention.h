@@ -1,0 +1,57 @@
+#pragma once
+// The attention variants of the seed documents, each a plain forward function that
+// records every stage. Names follow the book (chapter 3) and seed 004.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace.h"
+
+namespace attn {
+
+enum class Variant { Simplified, SelfV1, SelfV2, Causal, MhaWrapper, Mha, Cross };
+
+const std::vector<std::string>& variant_names();  // CLI names, in Variant order
+std::optional<Variant> variant_from_name(const std::string& name);
+std::string variant_name(Variant v);
+bool variant_has_dropout(Variant v);  // causal, mha-wrapper, mha
+
+struct AttentionConfig {
+    Variant variant = Variant::SelfV1;
+    int d_out = 2;
+    int d_out_v = 2;                 // value width for self-v1 and cross (004's d_out_v)
+    int heads = 1;
+    double dropout = 0.0;
+    bool training = true;            // nn.Module.train(): dropout active
+    bool qkv_bias = false;
+    bool causal = false;             // masks self-v1/self-v2/cross (004's causal section)
+    int batch = 1;
+    uint64_t seed = 123;             // torch.manual_seed before the module is built
+    std::optional<uint64_t> dropout_seed;  // torch.manual_seed right before the forward
+    int kv_len = 8;                  // rows of torch.rand(kv_len, d_in) for cross without a second text
+};
+
+// Thrown for a configuration the module itself would reject (d_out % heads, ...).
+struct ConfigError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Builds the module from cfg.seed and runs its forward on x (T x d_in; for cross,
+// x2 holds the keys' input or is null for torch.rand rows). Every stage is recorded.
+Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg);
+
+// The two halves of run_attention, so that a dropout change reruns only the second:
+// build the module and compute everything up to the softmax weights ...
+Trace attention_weights(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg);
+// ... then dropout, context vectors, head concatenation, out_proj and the output.
+void attention_output(Trace& trace, const AttentionConfig& cfg);
+
+// softmax over each row, as torch.softmax(dim=-1) in float; -inf gives 0.
+// Throws ConfigError if a row is -inf throughout (torch would silently give NaN).
+Matrix softmax_rows(const Matrix& scores);
+
+// triu(ones(rows, cols), diagonal=1): 1 above the diagonal (the future), 0 elsewhere.
+Matrix causal_mask(int rows, int cols);
+
+}  // namespace attn

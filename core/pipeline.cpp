@@ -1,0 +1,117 @@
+#include "pipeline.h"
+
+#include <algorithm>
+
+#include "embedding.h"
+
+namespace attn {
+
+namespace {
+
+constexpr size_t kMaxTokens = 4096;
+constexpr int64_t kWordsVocabSize = 50000;  // seed 004's nn.Embedding(50_000, 3)
+constexpr int64_t kMaxTableElements = 400'000'000;
+
+std::vector<Tokenized> tokenize(const Settings& s, const std::vector<std::string>& texts) {
+    if (s.tokenizer != "words") throw InputError("unknown tokenizer '" + s.tokenizer + "' (words)");
+    const WordsTokenizer words(texts);
+    std::vector<Tokenized> out;
+    for (const std::string& t : texts) out.push_back(words.encode(t));
+    return out;
+}
+
+int64_t default_vocab_size(const Settings&) { return kWordsVocabSize; }
+
+bool all_book_words(const std::vector<Tokenized>& texts) {
+    for (const Tokenized& t : texts)
+        for (const std::string& w : t.tokens)
+            if (!book_word_id(w)) return false;
+    return true;
+}
+
+std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& texts, std::string& used) {
+    size_t longest = 0;
+    for (const Tokenized& t : texts) longest = std::max(longest, t.ids.size());
+    std::optional<int64_t> context_length;
+    if (s.pos) context_length = s.context_length.value_or(static_cast<int64_t>(longest));
+    if (s.context_length && static_cast<int64_t>(longest) > *s.context_length)
+        throw InputError("the text has " + std::to_string(longest) + " tokens, more than context_length " +
+                         std::to_string(*s.context_length));
+
+    const bool book = s.embedding == "book" ||
+                      (s.embedding == "auto" && s.tokenizer == "words" && s.d_in == 3 && !s.vocab_size &&
+                       all_book_words(texts));
+    std::vector<std::vector<int64_t>> ids;
+    if (book) {
+        if (s.d_in != 3) throw InputError("the book embedding is 3-dimensional: d_in must be 3, got " + std::to_string(s.d_in));
+        if (s.tokenizer != "words") throw InputError("the book embedding takes the words tokenizer");
+        for (Tokenized& t : texts) {
+            for (size_t i = 0; i < t.tokens.size(); ++i) {
+                const auto id = book_word_id(t.tokens[i]);
+                if (!id) throw InputError("'" + t.tokens[i] + "' is not a word of the book's sentence (Your journey starts with one step)");
+                t.ids[i] = *id;
+            }
+            ids.push_back(t.ids);
+        }
+        used = "book";
+        return embed_book(s.embed_seed, ids, context_length);
+    }
+    const int64_t vocab = s.vocab_size.value_or(default_vocab_size(s));
+    if (vocab * s.d_in > kMaxTableElements)
+        throw InputError("the embedding table vocab_size x d_in = " + std::to_string(vocab * s.d_in) +
+                         " is larger than " + std::to_string(kMaxTableElements));
+    for (Tokenized& t : texts) {
+        for (size_t i = 0; i < t.ids.size(); ++i)
+            if (t.ids[i] >= vocab)
+                throw InputError("token '" + t.tokens[i] + "' has id " + std::to_string(t.ids[i]) +
+                                 ", outside vocab_size " + std::to_string(vocab));
+        ids.push_back(t.ids);
+    }
+    used = "random";
+    return embed_random(s.embed_seed, vocab, s.d_in, ids, context_length);
+}
+
+}  // namespace
+
+AttentionConfig attention_config(const Settings& s) {
+    AttentionConfig cfg = s.attention;
+    cfg.d_out_v = s.d_out_v.value_or(cfg.d_out);
+    return cfg;
+}
+
+Run compute(const Settings& s) {
+    const bool cross = s.attention.variant == Variant::Cross;
+    if (s.text2 && !cross) throw InputError("a second text is only used by the cross variant");
+    std::vector<std::string> texts{s.text};
+    if (cross && s.text2) texts.push_back(*s.text2);
+
+    Run run;
+    std::vector<Tokenized> tokenized = tokenize(s, texts);
+    for (size_t i = 0; i < tokenized.size(); ++i) {
+        const std::string which = i == 0 ? "the text" : "the second text";
+        if (tokenized[i].ids.empty()) throw InputError(which + " is empty");
+        if (tokenized[i].ids.size() > kMaxTokens)
+            throw InputError(which + " has " + std::to_string(tokenized[i].ids.size()) + " tokens; at most " +
+                             std::to_string(kMaxTokens) + " are shown");
+    }
+    std::vector<EmbeddingStages> embedded = embed(s, tokenized, run.embedding);
+
+    const Matrix* x2 = embedded.size() > 1 ? &embedded[1].inputs : nullptr;
+    run.trace = run_attention(embedded[0].inputs, x2, attention_config(s));
+
+    // The embedding stages come first in the pipeline.
+    StageList front;
+    front.add("token_embeddings", embedded[0].token_embeddings, Axis::Tokens, Axis::Features, Scale::Signed);
+    if (embedded[0].pos_embeddings)
+        front.add("pos_embeddings", *embedded[0].pos_embeddings, Axis::Tokens, Axis::Features, Scale::Signed);
+    for (Stage& st : run.trace.model.stages) front.stages.push_back(std::move(st));
+    run.trace.model = std::move(front);
+
+    run.tokens = std::move(tokenized[0]);
+    if (tokenized.size() > 1) run.tokens2 = std::move(tokenized[1]);
+    return run;
+}
+
+void recompute_dropout(Run& run, const Settings& s) { attention_output(run.trace, attention_config(s)); }
+
+}  // namespace attn

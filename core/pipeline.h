@@ -1,0 +1,35 @@
+#pragma once
+// Settings -> tokens -> input vectors -> attention trace: the whole path a user
+// sees, shared by the CLI and the app.
+#include <optional>
+#include <string>
+
+#include "settings.h"
+#include "tokenizer.h"
+#include "trace.h"
+
+namespace attn {
+
+struct Run {
+    Tokenized tokens;
+    std::optional<Tokenized> tokens2;  // cross-attention's second text
+    std::string embedding;             // what was used: "book" or "random"
+    Trace trace;                       // model stages start with the embedding stages
+};
+
+// Thrown for settings that cannot produce a trace; the message is one line for a user.
+struct InputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+AttentionConfig attention_config(const Settings& s);  // resolves defaults (d_out_v)
+
+// The whole forward path. Throws std::runtime_error subclasses (InputError,
+// ArgsError, ConfigError, TokenizeError) whose what() is a one-line message.
+Run compute(const Settings& s);
+
+// Reruns only what follows the softmax weights (dropout, context, output): what a
+// change of the dropout rate, training mode or dropout seed needs.
+void recompute_dropout(Run& run, const Settings& s);
+
+}  // namespace attn
