@@ -1,0 +1,688 @@
+#!/usr/bin/python3
+"""Writes tests/golden/golden.json: what attnscope-cli must print, computed by PyTorch.
+
+Run with Debian's torch (python3-torch 1.13):  /usr/bin/python3 tests/golden/make_golden.py
+
+Every module below is a copy of a seed document's class (000: SelfAttention_v1,
+SelfAttention_v2, CausalAttention, MultiHeadAttentionWrapper, MultiHeadAttention;
+004: SelfAttention, its MultiHeadAttentionWrapper, CrossAttention).  The only change
+to each forward is that it records its intermediate tensors in `self.rec` (cloning
+before an in-place op), and, for 004's causal section, the optional `causal` masking
+that 004 shows as loose code.  Nothing here copies the C++ engine's logic: the
+numbers come from PyTorch running the book's code.
+
+Each entry: {"name", "args": [CLI flags], "expected": {the CLI's JSON object}}.
+Floats are written with full precision (Python floats from tensor.tolist()); -inf is
+written as null, as the CLI does.
+"""
+import json
+import os
+import random
+import sys
+
+import torch
+import torch.nn as nn
+
+torch.set_num_threads(1)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "golden.json")
+
+BOOK_TEXT = "Your journey starts with one step"
+BOOK_WORDS = ["Your", "journey", "starts", "with", "one", "step"]
+# 000's `inputs`
+BOOK_TABLE = torch.tensor(
+  [[0.43, 0.15, 0.89], # Your     (x^1)
+   [0.55, 0.87, 0.66], # journey  (x^2)
+   [0.57, 0.85, 0.64], # starts   (x^3)
+   [0.22, 0.58, 0.33], # with     (x^4)
+   [0.77, 0.25, 0.10], # one      (x^5)
+   [0.05, 0.80, 0.55]] # step     (x^6)
+)
+LIFE_TEXT = "Life is short, eat dessert first"  # 004's sentence
+
+
+def causal_mask_for(rows, cols):
+    # 000 / 004: mask = torch.triu(torch.ones(block_size, block_size), diagonal=1)
+    return torch.triu(torch.ones(rows, cols), diagonal=1)
+
+
+def record_dropout(dropout, attn_weights):
+    """self.dropout(attn_weights), plus the factor it multiplied by.
+
+    nn.Dropout does not expose its mask; Bernoulli draws depend only on the shape, so
+    the same generator state applied to ones gives the factor (0 or 1/(1-p)).  The
+    generator is left exactly where the real call left it (checked)."""
+    before = torch.get_rng_state()
+    out = dropout(attn_weights)
+    after = torch.get_rng_state()
+    torch.set_rng_state(before)
+    factor = dropout(torch.ones_like(attn_weights))
+    assert torch.equal(torch.get_rng_state(), after), "dropout replay drew differently"
+    torch.set_rng_state(after)
+    assert torch.equal(out, attn_weights * factor), "dropout factor does not reproduce the output"
+    return out, factor
+
+
+# ----------------------------------------------------------------------------------
+# 000, section 3.3: simplified self-attention (no trainable weights)
+# ----------------------------------------------------------------------------------
+def simplified_attention(inputs):
+    attn_scores = inputs @ inputs.T
+    attn_weights = torch.softmax(attn_scores, dim=-1)
+    all_context_vecs = attn_weights @ inputs
+    rec = {"scores": attn_scores, "weights": attn_weights, "context": all_context_vecs}
+    return all_context_vecs, rec
+
+
+# ----------------------------------------------------------------------------------
+# 000, 3.4.2: SelfAttention_v1
+# ----------------------------------------------------------------------------------
+class SelfAttention_v1(nn.Module):
+
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.W_query = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_key   = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_value = nn.Parameter(torch.rand(d_in, d_out))
+        self.causal = False  # 004's causal section, applied to this module's scores
+
+    def forward(self, x):
+        keys = x @ self.W_key
+        queries = x @ self.W_query
+        values = x @ self.W_value
+
+        attn_scores = queries @ keys.T # omega
+        mask = causal_mask_for(*attn_scores.shape) if self.causal else torch.zeros(attn_scores.shape)
+        masked = attn_scores.masked_fill(mask.bool(), -torch.inf) if self.causal else attn_scores
+        attn_weights = torch.softmax(
+            masked / keys.shape[-1]**0.5, dim=-1
+        )
+
+        context_vec = attn_weights @ values
+        self.rec = dict(W_query=self.W_query, W_key=self.W_key, W_value=self.W_value,
+                        queries=queries, keys=keys, values=values, scores=attn_scores,
+                        scaled_scores=attn_scores / keys.shape[-1]**0.5, mask=mask,
+                        masked_scores=masked / keys.shape[-1]**0.5, weights=attn_weights,
+                        context=context_vec)
+        return context_vec
+
+
+# ----------------------------------------------------------------------------------
+# 000, 3.4.2: SelfAttention_v2
+# ----------------------------------------------------------------------------------
+class SelfAttention_v2(nn.Module):
+
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key   = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.causal = False  # 004's causal section
+
+    def forward(self, x):
+        keys = self.W_key(x)
+        queries = self.W_query(x)
+        values = self.W_value(x)
+
+        attn_scores = queries @ keys.T
+        mask = causal_mask_for(*attn_scores.shape) if self.causal else torch.zeros(attn_scores.shape)
+        masked = attn_scores.masked_fill(mask.bool(), -torch.inf) if self.causal else attn_scores
+        attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=-1)
+
+        context_vec = attn_weights @ values
+        self.rec = linear_weights(self) | dict(
+            queries=queries, keys=keys, values=values, scores=attn_scores,
+            scaled_scores=attn_scores / keys.shape[-1]**0.5, mask=mask,
+            masked_scores=masked / keys.shape[-1]**0.5, weights=attn_weights, context=context_vec)
+        return context_vec
+
+
+def linear_weights(m, cols=None):
+    """A module's W_query/W_key/W_value (+ biases) in the `x @ W` orientation."""
+    rec = {}
+    for name in ("query", "key", "value"):
+        lin = getattr(m, "W_" + name)
+        w = lin.weight.T
+        rec["W_" + name] = w if cols is None else w[:, cols]
+        if lin.bias is not None:
+            rec["b_" + name] = lin.bias if cols is None else lin.bias[cols]
+    return rec
+
+
+# ----------------------------------------------------------------------------------
+# 000, 3.5.3: CausalAttention
+# ----------------------------------------------------------------------------------
+class CausalAttention(nn.Module):
+
+    def __init__(self, d_in, d_out, context_length,
+                 dropout, qkv_bias=False):
+        super().__init__()
+        self.d_out = d_out
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key   = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout) # New
+        self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length), diagonal=1)) # New
+
+    def forward(self, x):
+        b, num_tokens, d_in = x.shape # New batch dimension b
+        keys = self.W_key(x)
+        queries = self.W_query(x)
+        values = self.W_value(x)
+
+        attn_scores = queries @ keys.transpose(1, 2) # Changed transpose
+        scores = attn_scores.clone()  # recorded before the in-place mask
+        attn_scores.masked_fill_(  # New, _ ops are in-place
+            self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
+        softmax_input = attn_scores / keys.shape[-1]**0.5
+        attn_weights = torch.softmax(
+            softmax_input, dim=-1
+        )
+        weights = attn_weights
+        attn_weights, factor = record_dropout(self.dropout, attn_weights) # New
+
+        context_vec = attn_weights @ values
+        self.rec = linear_weights(self) | dict(
+            queries=queries[0], keys=keys[0], values=values[0], scores=scores[0],
+            scaled_scores=scores[0] / keys.shape[-1]**0.5,
+            mask=self.mask[:num_tokens, :num_tokens], masked_scores=softmax_input[0],
+            weights=weights[0], dropout_mask=factor[0], dropped_weights=attn_weights[0],
+            context=context_vec[0])
+        return context_vec
+
+
+# ----------------------------------------------------------------------------------
+# 000, 3.6.1: MultiHeadAttentionWrapper (of CausalAttention)
+# ----------------------------------------------------------------------------------
+class MultiHeadAttentionWrapper(nn.Module):
+
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList(
+            [CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)
+             for _ in range(num_heads)]
+        )
+
+    def forward(self, x):
+        return torch.cat([head(x) for head in self.heads], dim=-1)
+
+
+# ----------------------------------------------------------------------------------
+# 000, 3.6.2: MultiHeadAttention (weight splits)
+# ----------------------------------------------------------------------------------
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        assert (d_out % num_heads == 0), \
+            "d_out must be divisible by num_heads"
+
+        self.d_out = d_out
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads # Reduce the projection dim to match desired output dim
+
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)  # Linear layer to combine head outputs
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer(
+            "mask",
+            torch.triu(torch.ones(context_length, context_length),
+                       diagonal=1)
+        )
+
+    def forward(self, x):
+        b, num_tokens, d_in = x.shape
+
+        keys = self.W_key(x) # Shape: (b, num_tokens, d_out)
+        queries = self.W_query(x)
+        values = self.W_value(x)
+
+        keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)
+        values = values.view(b, num_tokens, self.num_heads, self.head_dim)
+        queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+
+        keys = keys.transpose(1, 2)
+        queries = queries.transpose(1, 2)
+        values = values.transpose(1, 2)
+
+        attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+        scores = attn_scores.clone()  # recorded before the in-place mask
+
+        mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
+
+        attn_scores.masked_fill_(mask_bool, -torch.inf)
+
+        softmax_input = attn_scores / keys.shape[-1]**0.5
+        attn_weights = torch.softmax(softmax_input, dim=-1)
+        weights = attn_weights
+        attn_weights, factor = record_dropout(self.dropout, attn_weights)
+
+        heads_context = attn_weights @ values
+        # Shape: (b, num_tokens, num_heads, head_dim)
+        context_vec = heads_context.transpose(1, 2)
+
+        context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+        concat = context_vec
+        context_vec = self.out_proj(context_vec) # optional projection
+
+        self.rec = {"W_out": self.out_proj.weight.T, "b_out": self.out_proj.bias, "concat": concat[0]}
+        self.head_recs = []
+        for h in range(self.num_heads):
+            cols = slice(h * self.head_dim, (h + 1) * self.head_dim)
+            self.head_recs.append(linear_weights(self, cols) | dict(
+                queries=queries[0, h], keys=keys[0, h], values=values[0, h], scores=scores[0, h],
+                scaled_scores=scores[0, h] / keys.shape[-1]**0.5, mask=self.mask[:num_tokens, :num_tokens],
+                masked_scores=softmax_input[0, h], weights=weights[0, h], dropout_mask=factor[0, h],
+                dropped_weights=attn_weights[0, h], context=heads_context[0, h],
+                W_out=self.out_proj.weight.T, b_out=self.out_proj.bias))
+        return context_vec
+
+
+# ----------------------------------------------------------------------------------
+# 004: SelfAttention(d_in, d_out_kq, d_out_v), its MultiHeadAttentionWrapper, CrossAttention
+# ----------------------------------------------------------------------------------
+class SelfAttention(nn.Module):
+
+    def __init__(self, d_in, d_out_kq, d_out_v):
+        super().__init__()
+        self.d_out_kq = d_out_kq
+        self.W_query = nn.Parameter(torch.rand(d_in, d_out_kq))
+        self.W_key   = nn.Parameter(torch.rand(d_in, d_out_kq))
+        self.W_value = nn.Parameter(torch.rand(d_in, d_out_v))
+        self.causal = False  # 004's causal section
+
+    def forward(self, x):
+        keys = x @ self.W_key
+        queries = x @ self.W_query
+        values = x @ self.W_value
+
+        attn_scores = queries @ keys.T  # unnormalized attention weights
+        # 004, "Masked multi head attention / Causal self-attention":
+        mask = causal_mask_for(*attn_scores.shape) if self.causal else torch.zeros(attn_scores.shape)
+        masked = attn_scores.masked_fill(mask.bool(), -torch.inf) if self.causal else attn_scores
+        attn_weights = torch.softmax(
+            masked / self.d_out_kq**0.5, dim=-1
+        )
+
+        context_vec = attn_weights @ values
+        self.rec = dict(W_query=self.W_query, W_key=self.W_key, W_value=self.W_value,
+                        queries=queries, keys=keys, values=values, scores=attn_scores,
+                        scaled_scores=attn_scores / self.d_out_kq**0.5, mask=mask,
+                        masked_scores=masked / self.d_out_kq**0.5, weights=attn_weights,
+                        context=context_vec)
+        return context_vec
+
+
+class MultiHeadAttentionWrapper004(nn.Module):
+
+    def __init__(self, d_in, d_out_kq, d_out_v, num_heads):
+        super().__init__()
+        self.heads = nn.ModuleList(
+            [SelfAttention(d_in, d_out_kq, d_out_v)
+             for _ in range(num_heads)]
+        )
+
+    def forward(self, x):
+        return torch.cat([head(x) for head in self.heads], dim=-1)
+
+
+class CrossAttention(nn.Module):
+
+    def __init__(self, d_in, d_out_kq, d_out_v):
+        super().__init__()
+        self.d_out_kq = d_out_kq
+        self.W_query = nn.Parameter(torch.rand(d_in, d_out_kq))
+        self.W_key   = nn.Parameter(torch.rand(d_in, d_out_kq))
+        self.W_value = nn.Parameter(torch.rand(d_in, d_out_v))
+        self.causal = False  # 004's causal section
+
+    def forward(self, x_1, x_2):           # x_2 is new
+        queries_1 = x_1 @ self.W_query
+
+        keys_2 = x_2 @ self.W_key          # new
+        values_2 = x_2 @ self.W_value      # new
+
+        attn_scores = queries_1 @ keys_2.T # new
+        mask = causal_mask_for(*attn_scores.shape) if self.causal else torch.zeros(attn_scores.shape)
+        masked = attn_scores.masked_fill(mask.bool(), -torch.inf) if self.causal else attn_scores
+        attn_weights = torch.softmax(
+            masked / self.d_out_kq**0.5, dim=-1)
+
+        context_vec = attn_weights @ values_2
+        self.rec = dict(W_query=self.W_query, W_key=self.W_key, W_value=self.W_value,
+                        queries=queries_1, keys=keys_2, values=values_2, scores=attn_scores,
+                        scaled_scores=attn_scores / self.d_out_kq**0.5, mask=mask,
+                        masked_scores=masked / self.d_out_kq**0.5, weights=attn_weights,
+                        context=context_vec)
+        return context_vec
+
+
+class CrossAttentionWrapper(nn.Module):
+    """004's MultiHeadAttentionWrapper, with CrossAttention heads (--heads with cross)."""
+
+    def __init__(self, d_in, d_out_kq, d_out_v, num_heads):
+        super().__init__()
+        self.heads = nn.ModuleList(
+            [CrossAttention(d_in, d_out_kq, d_out_v)
+             for _ in range(num_heads)]
+        )
+
+    def forward(self, x_1, x_2):
+        return torch.cat([head(x_1, x_2) for head in self.heads], dim=-1)
+
+
+# ----------------------------------------------------------------------------------
+# Configurations -> (args, expected)
+# ----------------------------------------------------------------------------------
+HEAD_KEYS = ["W_query", "W_key", "W_value", "b_query", "b_key", "b_value", "queries", "keys", "values",
+             "scores", "scaled_scores", "mask", "masked_scores", "weights", "dropout_mask",
+             "dropped_weights", "context", "W_out", "b_out"]
+
+
+def plain(t):
+    """A tensor as nested lists of Python floats, -inf as None (the CLI's null)."""
+    def fix(v):
+        if isinstance(v, list):
+            return [fix(e) for e in v]
+        if v == float("-inf"):
+            return None
+        assert v == v and v != float("inf"), "NaN or +inf in a recorded stage"
+        return v
+    return fix(t.detach().tolist())
+
+
+def words(text):
+    # 004: sentence.replace(',', '').split()
+    return text.replace(',', '').split()
+
+
+def make_config(name, variant, text=BOOK_TEXT, text2=None, seed=None, embed_seed=None, d_in=None,
+                d_out=None, d_out_v=None, heads=None, dropout=None, qkv_bias=False, batch=None,
+                pos=False, vocab_size=None, context_length=None, dropout_seed=None, causal=False,
+                kv_len=None, embedding=None, eval_mode=False):
+    args = ["--variant", variant, "--text", text]
+    if text2 is not None: args += ["--text2", text2]
+    if embedding is not None: args += ["--embedding", embedding]
+    if seed is not None: args += ["--seed", str(seed)]
+    if embed_seed is not None: args += ["--embed-seed", str(embed_seed)]
+    if d_in is not None: args += ["--d-in", str(d_in)]
+    if d_out is not None: args += ["--d-out", str(d_out)]
+    if d_out_v is not None: args += ["--d-out-v", str(d_out_v)]
+    if heads is not None: args += ["--heads", str(heads)]
+    if dropout is not None: args += ["--dropout", repr(dropout)]
+    if qkv_bias: args += ["--qkv-bias"]
+    if batch is not None: args += ["--batch", str(batch)]
+    if pos: args += ["--pos"]
+    if vocab_size is not None: args += ["--vocab-size", str(vocab_size)]
+    if context_length is not None: args += ["--context-length", str(context_length)]
+    if dropout_seed is not None: args += ["--dropout-seed", str(dropout_seed)]
+    if causal: args += ["--causal"]
+    if kv_len is not None: args += ["--kv-len", str(kv_len)]
+    if eval_mode: args += ["--eval"]
+
+    # The CLI's defaults (issue 2).
+    seed = 123 if seed is None else seed
+    embed_seed = 123 if embed_seed is None else embed_seed
+    d_in = 3 if d_in is None else d_in
+    d_out = 2 if d_out is None else d_out
+    d_out_v = d_out if d_out_v is None else d_out_v
+    heads = 1 if heads is None else heads
+    dropout = 0.0 if dropout is None else dropout
+    batch = 1 if batch is None else batch
+    kv_len = 8 if kv_len is None else kv_len
+
+    with torch.no_grad():
+        expected = compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads, dropout,
+                           qkv_bias, batch, pos, vocab_size, context_length, dropout_seed, causal, kv_len,
+                           embedding, eval_mode)
+    return {"name": name, "args": args, "expected": expected}
+
+
+def compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads, dropout, qkv_bias,
+            batch, pos, vocab_size, context_length, dropout_seed, causal, kv_len, embedding, eval_mode):
+    out = {"variant": variant}
+    w1 = words(text)
+    w2 = words(text2) if text2 is not None else None
+    all_words = w1 + (w2 or [])
+    longest = max(len(w1), len(w2 or []))
+    ctx_len = context_length if context_length is not None else longest
+
+    # --- embedding ---
+    use_book = embedding == "book" or (embedding in (None, "auto") and d_in == 3 and vocab_size is None
+                                      and all(w in BOOK_WORDS for w in all_words))
+    if use_book:
+        ids1 = [BOOK_WORDS.index(w) for w in w1]
+        ids2 = [BOOK_WORDS.index(w) for w in w2] if w2 is not None else None
+        tok = lambda ids: BOOK_TABLE[torch.tensor(ids)]
+        pos_layer = None
+        if pos:
+            torch.manual_seed(embed_seed)
+            pos_layer = torch.nn.Embedding(ctx_len, d_in)
+        out["embedding"] = "book"
+    else:
+        vocab = sorted(set(all_words))  # 004: sorted(sentence.replace(',', '').split())
+        dc = {s: i for i, s in enumerate(vocab)}
+        ids1 = [dc[s] for s in w1]
+        ids2 = [dc[s] for s in w2] if w2 is not None else None
+        torch.manual_seed(embed_seed)
+        embed = torch.nn.Embedding(vocab_size if vocab_size is not None else 50_000, d_in)
+        pos_layer = torch.nn.Embedding(ctx_len, d_in) if pos else None
+        tok = lambda ids: embed(torch.tensor(ids)).detach()
+        out["embedding"] = "random"
+    out["tokens"] = w1
+    out["token_ids"] = ids1
+    if w2 is not None:
+        out["tokens2"] = w2
+        out["token_ids2"] = ids2
+
+    def embed_text(ids):
+        t = tok(ids)
+        p = pos_layer(torch.arange(len(ids))).detach() if pos_layer is not None else None
+        return t, p, (t + p if p is not None else t)
+
+    tok1, pos1, x = embed_text(ids1)
+    out["token_embeddings"] = plain(tok1)
+    if pos1 is not None:
+        out["pos_embeddings"] = plain(pos1)
+    out["inputs"] = plain(x)
+    batch_x = torch.stack([x] * batch, dim=0)  # 000: torch.stack((inputs, inputs), dim=0)
+
+    # --- module ---
+    torch.manual_seed(seed)
+    head_recs = None
+    if variant == "simplified":
+        context, rec = simplified_attention(x)
+        outputs = torch.stack([context] * batch, dim=0)
+        head_recs = [rec]
+    elif variant in ("self-v1", "self-v2"):
+        if variant == "self-v2":
+            modules = [SelfAttention_v2(d_in, d_out, qkv_bias=qkv_bias)]
+            wrapper = modules[0]
+        elif heads == 1 and d_out_v == d_out:
+            modules = [SelfAttention_v1(d_in, d_out)]
+            wrapper = modules[0]
+        else:
+            wrapper = MultiHeadAttentionWrapper004(d_in, d_out, d_out_v, num_heads=heads)
+            modules = list(wrapper.heads)
+        for m in modules:
+            m.causal = causal
+        if dropout_seed is not None:
+            torch.manual_seed(dropout_seed)
+        # These classes take one (T, d_in) sequence: one forward per batch element.
+        outputs = torch.stack([wrapper(batch_x[b]) for b in range(batch)], dim=0)
+        assert torch.equal(wrapper(batch_x[0]), outputs[0])  # records now hold element 0
+        head_recs = [m.rec for m in modules]
+    elif variant == "cross":
+        wrapper = CrossAttentionWrapper(d_in, d_out, d_out_v, num_heads=heads) if heads > 1 else \
+            CrossAttention(d_in, d_out, d_out_v)
+        modules = list(wrapper.heads) if heads > 1 else [wrapper]
+        for m in modules:
+            m.causal = causal
+        if w2 is None:
+            second_input = torch.rand(kv_len, d_in)  # 004: drawn right after the module
+            x2 = second_input
+        else:
+            tok2, pos2, x2 = embed_text(ids2)
+        out["inputs2"] = plain(x2)
+        if dropout_seed is not None:
+            torch.manual_seed(dropout_seed)
+        outputs = torch.stack([wrapper(batch_x[b], x2) for b in range(batch)], dim=0)
+        assert torch.equal(wrapper(batch_x[0], x2), outputs[0])
+        head_recs = [m.rec for m in modules]
+    elif variant == "causal":
+        ca = CausalAttention(d_in, d_out, batch_x.shape[1], dropout, qkv_bias)
+        if eval_mode:
+            ca.eval()
+        if dropout_seed is not None:
+            torch.manual_seed(dropout_seed)
+        outputs = ca(batch_x)
+        head_recs = [ca.rec]
+    elif variant == "mha-wrapper":
+        mha = MultiHeadAttentionWrapper(d_in, d_out, batch_x.shape[1], dropout, num_heads=heads,
+                                        qkv_bias=qkv_bias)
+        if eval_mode:
+            mha.eval()
+        if dropout_seed is not None:
+            torch.manual_seed(dropout_seed)
+        outputs = mha(batch_x)
+        head_recs = [h.rec for h in mha.heads]
+        if heads > 1:
+            out["concat"] = plain(outputs[0])
+    elif variant == "mha":
+        mha = MultiHeadAttention(d_in, d_out, batch_x.shape[1], dropout, num_heads=heads, qkv_bias=qkv_bias)
+        if eval_mode:
+            mha.eval()
+        if dropout_seed is not None:
+            torch.manual_seed(dropout_seed)
+        outputs = mha(batch_x)
+        head_recs = mha.head_recs
+        out["W_out"] = plain(mha.rec["W_out"])
+        out["b_out"] = plain(mha.rec["b_out"])
+        out["concat"] = plain(mha.rec["concat"])
+    else:
+        raise ValueError(variant)
+
+    if variant in ("self-v1", "cross") and heads > 1:
+        out["concat"] = plain(outputs[0])  # torch.cat of the heads, batch element 0
+
+    out["heads"] = [{k: plain(rec[k]) for k in HEAD_KEYS if k in rec} for rec in head_recs]
+    out["output"] = plain(outputs)
+    return out
+
+
+def text_of(n, seed, pool=None):
+    """A text of n words drawn (with repeats) from a pool of ordinary words."""
+    pool = pool or ("the cat sat on a warm mat while rain fell over quiet hills and old rivers ran "
+                    "past stone bridges toward grey seas under heavy clouds near small towns where "
+                    "children played games until late evening light faded slowly away").split()
+    rng = random.Random(seed)
+    return " ".join(rng.choice(pool) for _ in range(n))
+
+
+def configs():
+    C = make_config
+    L = LIFE_TEXT
+    yield C("book simplified", "simplified")
+    yield C("book simplified batch 2", "simplified", batch=2)
+    yield C("book self-v1 seed 123 (000 3.4.2)", "self-v1")
+    yield C("book self-v2 seed 789 (000 3.4.2)", "self-v2", seed=789)
+    yield C("book self-v2 seed 123 (001)", "self-v2", seed=123)
+    yield C("book self-v2 causal seed 789 (000 3.5.1)", "self-v2", seed=789, causal=True)
+    yield C("book self-v1 causal", "self-v1", causal=True)
+    yield C("book causal batch 2 (000 3.5.3)", "causal", batch=2)
+    yield C("book causal dropout 0.5 continues generator", "causal", dropout=0.5)
+    yield C("book causal dropout 0.5 dropout-seed 123", "causal", dropout=0.5, dropout_seed=123)
+    yield C("book causal dropout 0.5 batch 2 eval", "causal", dropout=0.5, batch=2, eval_mode=True)
+    yield C("book mha-wrapper 2 heads batch 2 (000 3.6.1)", "mha-wrapper", heads=2, batch=2)
+    yield C("book mha 2 heads batch 2 (000 3.6.2)", "mha", heads=2, batch=2)
+    yield C("book mha dropout 0.5 batch 2", "mha", heads=2, d_out=4, dropout=0.5, batch=2)
+    yield C("book causal pos embed-seed 7", "causal", pos=True, embed_seed=7)
+    yield C("book cross random second input (kv 8)", "cross", d_out_v=4)
+    yield C("book words reordered self-v1", "self-v1", text="step one with starts journey Your Your")
+    yield C("004 SelfAttention(3,3,4)", "self-v1", text=L, d_out=3, d_out_v=4)
+    yield C("004 SelfAttention(3,2,1) x4 heads", "self-v1", text=L, d_out=2, d_out_v=1, heads=4)
+    yield C("004 CrossAttention(3,2,4)", "cross", text=L, d_out=2, d_out_v=4)
+    yield C("004 causal self-v1 (3,2,4)", "self-v1", text=L, d_out=2, d_out_v=4, causal=True)
+    yield C("cross text2 heads 2 pos", "cross", text=text_of(5, 1), text2=text_of(9, 2), d_in=8,
+            d_out=4, d_out_v=3, heads=2, pos=True, seed=11, embed_seed=5, vocab_size=200)
+    yield C("cross text2 causal longer queries", "cross", text=text_of(10, 3), text2=text_of(6, 4), d_in=6,
+            causal=True, seed=2024, vocab_size=100)
+    yield C("cross kv-len 3 heads 3 batch 2", "cross", text=text_of(7, 5), d_in=16, d_out=5, heads=3,
+            kv_len=3, batch=2, seed=3, vocab_size=500)
+    yield C("simplified random d_in 16 T 12", "simplified", text=text_of(12, 6), d_in=16, embed_seed=99,
+            vocab_size=1000)
+    yield C("self-v1 d_in 32 T 20 seed 0", "self-v1", text=text_of(20, 7), d_in=32, d_out=8, seed=0,
+            vocab_size=300)
+    yield C("self-v1 12 heads d_out_v 3", "self-v1", text=text_of(10, 8), d_in=8, d_out=4, d_out_v=3,
+            heads=12, seed=5, vocab_size=64)
+    yield C("self-v2 qkv-bias d_in 64 T 16 seed 7 batch 2", "self-v2", text=text_of(16, 9), d_in=64,
+            d_out=16, qkv_bias=True, seed=7, batch=2)
+    yield C("self-v2 causal qkv-bias pos", "self-v2", text=text_of(9, 10), d_in=12, d_out=6, qkv_bias=True,
+            causal=True, pos=True, seed=31, vocab_size=77)
+    yield C("causal dropout 0.1 d_in 16 T 24 seed 42", "causal", text=text_of(24, 11), d_in=16, d_out=8,
+            dropout=0.1, seed=42, vocab_size=400)
+    yield C("causal dropout 1", "causal", text=text_of(8, 12), d_in=6, d_out=3, dropout=1.0, seed=8,
+            vocab_size=50)
+    yield C("causal dropout 1 dropout-seed 4", "causal", text=text_of(8, 12), d_in=6, d_out=3, dropout=1.0,
+            seed=8, dropout_seed=4, vocab_size=50)
+    yield C("causal dropout 0 qkv-bias", "causal", text=text_of(8, 13), d_in=6, d_out=3, dropout=0.0,
+            qkv_bias=True, seed=9, vocab_size=50)
+    yield C("causal qkv-bias pos batch 2 dropout 0.1", "causal", text=text_of(14, 14), d_in=10, d_out=5,
+            dropout=0.1, qkv_bias=True, pos=True, batch=2, seed=77, embed_seed=78, vocab_size=120)
+    yield C("causal pos context-length 40", "causal", text=text_of(10, 15), d_in=4, pos=True,
+            context_length=40, seed=1, vocab_size=90)
+    yield C("causal d_in 768 T 64 dropout 0.5", "causal", text=text_of(64, 16), d_in=768, d_out=4,
+            dropout=0.5, seed=123, vocab_size=100)
+    yield C("mha-wrapper 3 heads dropout 0.5 batch 2", "mha-wrapper", text=text_of(11, 17), d_in=8,
+            d_out=3, heads=3, dropout=0.5, batch=2, seed=321, vocab_size=60)
+    yield C("mha-wrapper 4 heads dropout 0.1 dropout-seed 5 qkv-bias", "mha-wrapper", text=text_of(9, 18),
+            d_in=12, d_out=4, heads=4, dropout=0.1, dropout_seed=5, qkv_bias=True, seed=6, vocab_size=80)
+    yield C("mha-wrapper 12 heads dropout 0.5 batch 2", "mha-wrapper", text=text_of(6, 19), d_in=8,
+            d_out=2, heads=12, dropout=0.5, batch=2, seed=12, vocab_size=40)
+    yield C("mha-wrapper 1 head dropout 0.5", "mha-wrapper", text=text_of(7, 20), d_in=5, d_out=3, heads=1,
+            dropout=0.5, seed=13, vocab_size=30)
+    yield C("mha 4 heads d_out 8 dropout 0.5 batch 2", "mha", text=text_of(10, 21), d_in=16, d_out=8,
+            heads=4, dropout=0.5, batch=2, seed=14, vocab_size=100)
+    yield C("mha 12 heads d_in 768 T 16 dropout 0.1", "mha", text=text_of(16, 22), d_in=768, d_out=24,
+            heads=12, dropout=0.1, seed=15, vocab_size=50)
+    yield C("mha 2 heads T 64 dropout 0.5 dropout-seed 99", "mha", text=text_of(64, 23), d_in=32, d_out=8,
+            heads=2, dropout=0.5, dropout_seed=99, seed=16, vocab_size=200)
+    yield C("mha 3 heads qkv-bias pos dropout 1", "mha", text=text_of(7, 24), d_in=9, d_out=9, heads=3,
+            qkv_bias=True, pos=True, dropout=1.0, seed=17, vocab_size=30)
+    yield C("mha 1 head d_out 6 eval dropout 0.5", "mha", text=text_of(5, 25), d_in=6, d_out=6, heads=1,
+            dropout=0.5, eval_mode=True, seed=18, vocab_size=30)
+    yield C("self-v1 default vocab 50000 d_in 64 embed-seed 3", "self-v1", text=text_of(8, 26), d_in=64,
+            d_out=4, embed_seed=3)
+    yield C("self-v1 seed 2^32+123 equals seed 123 stream", "self-v1", seed=2**32 + 123)
+    yield C("self-v1 small vocab 3 d_in 5 (normal_ plain path)", "self-v1", text="a b a c", d_in=5,
+            vocab_size=3, embed_seed=21)
+    yield C("self-v2 vocab 20 d_in 5 (normal_ tail)", "self-v2", text="a b c d e f g h", d_in=5,
+            vocab_size=20, embed_seed=22)
+    yield C("self-v1 unicode and commas", "self-v1", text="Zürich, café, apple Äpfel zebra café", d_in=4,
+            vocab_size=10, seed=19)
+    yield C("004 sentence embedding random d_in 3", "simplified", text=L)
+
+
+def main():
+    entries = []
+    for entry in configs():
+        entries.append(entry)
+        e = entry["expected"]
+        shape = f"T={len(e['tokens'])} d_in={len(e['inputs'][0])} heads={len(e['heads'])} B={len(e['output'])}"
+        print(f"{len(entries):3d}  {entry['name']:<60s} {shape}")
+    names = [e["name"] for e in entries]
+    assert len(set(names)) == len(names), "config names must be unique"
+    text = json.dumps({"torch_version": torch.__version__, "configs": entries}, allow_nan=False,
+                      ensure_ascii=False, separators=(",", ":"))
+    with open(OUT, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.write("\n")
+    variants = sorted({e["expected"]["variant"] for e in entries})
+    print(f"{len(entries)} configurations, variants {variants}, torch {torch.__version__}, "
+          f"{len(text.encode()) / 1e6:.2f} MB -> {os.path.relpath(OUT)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
