@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# attnscope-cli's bad-input contract (issue 2): every bad input exits 2 with exactly one
+# line on stderr naming the problem and nothing on stdout; a good run prints one valid
+# JSON object with no NaN or Infinity literals.
+# Usage: tests/cli_errors.test.sh BUILD_DIR   (ctest passes the build directory)
+set -u
+
+build=${1:?usage: $0 BUILD_DIR}
+cli="$build/attnscope-cli"
+if [[ ! -x $cli ]]; then
+    echo "no executable $cli" >&2
+    exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+fail() {
+    echo "FAIL: $1: $2"
+    echo "      stderr: $(head -c 400 "$tmp/err")"
+    failed=$((failed + 1))
+}
+
+# expect_error NAME PATTERN ARGS... : exit 2, empty stdout, one stderr line matching PATTERN (grep -Ei)
+expect_error() {
+    local name=$1 pattern=$2
+    shift 2
+    "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [[ $rc -ne 2 ]]; then fail "$name" "exit code $rc, expected 2"; return; fi
+    if [[ -s $tmp/out ]]; then fail "$name" "stdout is not empty ($(wc -c <"$tmp/out") bytes)"; return; fi
+    if [[ $lines -ne 1 ]]; then fail "$name" "$lines lines on stderr, expected exactly 1"; return; fi
+    if ! grep -Eqi -- "$pattern" "$tmp/err"; then fail "$name" "message does not match /$pattern/"; return; fi
+    echo "ok:   $name -> $(cat "$tmp/err")"
+    passed=$((passed + 1))
+}
+
+expect_error "unknown variant" "unknown variant 'transformer'" --variant transformer
+expect_error "unknown word with --embedding book" "'Hello' is not a word" --text "Hello journey" --embedding book
+expect_error "d_out not divisible by heads (mha)" "divisible by heads" --variant mha --d-out 3 --heads 2
+expect_error "empty text" "text is empty" --text ""
+expect_error "text of only spaces and a comma" "text is empty" --text "  , "
+expect_error "empty second text for cross" "second text is empty" --variant cross --text "a b" --text2 " "
+expect_error "dropout -0.1" "dropout.*\[0, 1\]" --variant causal --dropout -0.1
+expect_error "dropout 1.5" "dropout.*\[0, 1\]" --variant causal --dropout 1.5
+expect_error "dropout abc" "dropout.*number.*abc" --variant causal --dropout abc
+expect_error "d_in 4 with --embedding book" "d_in must be 3" --d-in 4 --embedding book
+expect_error "unknown flag" "unknown argument '--frobnicate'" --frobnicate
+expect_error "missing flag value (--seed at the end)" "--seed needs a value" --variant self-v1 --seed
+expect_error "missing flag value (--text at the end)" "--text needs a value" --text
+expect_error "non-numeric --heads" "--heads needs a whole number" --variant mha --heads two
+expect_error "unknown --stages name" "unknown stage 'attention'" --stages weights,attention
+expect_error "--text2 with a non-cross variant" "second text.*cross" --variant self-v1 --text2 "one step"
+expect_error "text longer than --context-length" "more than context_length 3" --text "a b c d" --context-length 3 --pos
+expect_error "--heads with a one-head variant" "one head" --variant causal --heads 2
+expect_error "unknown --embedding" "unknown embedding 'glove'" --embedding glove
+
+# A good run: valid JSON (masked scores give null, never -Infinity), no NaN/Infinity.
+check_json() {
+    local name=$1
+    shift
+    "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [[ $rc -ne 0 ]]; then fail "$name" "exit code $rc"; return; fi
+    if [[ -s $tmp/err ]]; then fail "$name" "stderr is not empty"; return; fi
+    if ! python3 -c '
+import json, sys
+def bad(c):
+    raise ValueError("non-JSON constant " + c)
+d = json.load(sys.stdin, parse_constant=bad)
+assert isinstance(d, dict) and d["heads"] and d["output"], "missing heads/output"
+' <"$tmp/out" 2>"$tmp/pyerr"; then
+        fail "$name" "not valid JSON: $(tail -1 "$tmp/pyerr")"
+        return
+    fi
+    if grep -Eq 'NaN|Infinity' "$tmp/out"; then fail "$name" "NaN or Infinity in the output"; return; fi
+    echo "ok:   $name -> valid JSON ($(wc -c <"$tmp/out") bytes)"
+    passed=$((passed + 1))
+}
+
+check_json "good run: mha on the book's sentence" --variant mha --heads 2 --d-out 4 --dropout 0.5 --batch 2
+check_json "good run: causal self-v1 with -inf masked scores" --variant self-v1 --causal --heads 2
+check_json "good run: cross with a second text" --variant cross --text "Life is short" --text2 "eat dessert first now" --pos
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
