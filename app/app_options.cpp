@@ -1,0 +1,61 @@
+#include "app_options.h"
+
+#include <cstdlib>
+
+namespace app {
+
+namespace {
+
+int parse_int(const std::string& flag, const std::string& text, int lo, int hi) {
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end || v < lo || v > hi)
+        throw OptionsError(flag + " needs a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                           ", got '" + text + "'");
+    return static_cast<int>(v);
+}
+
+float parse_float(const std::string& flag, const std::string& text, float lo, float hi) {
+    char* end = nullptr;
+    const float v = std::strtof(text.c_str(), &end);
+    if (text.empty() || *end || !(v >= lo && v <= hi))
+        throw OptionsError(flag + " needs a number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                           ", got '" + text + "'");
+    return v;
+}
+
+}  // namespace
+
+std::string app_usage() {
+    return "usage: attnscope [attnscope-cli flags] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
+           "  [--ui-scale 1..3] [--head N] [--size WxH] [--bench-frames N] [--bench-changes N]\n";
+}
+
+AppOptions parse_app_options(const std::vector<std::string>& rest) {
+    AppOptions o;
+    for (size_t i = 0; i < rest.size(); ++i) {
+        const std::string& flag = rest[i];
+        const auto value = [&]() -> const std::string& {
+            if (i + 1 >= rest.size()) throw OptionsError(flag + " needs a value");
+            return rest[++i];
+        };
+        if (flag == "--screenshot") o.screenshot = value();
+        else if (flag == "--frames") o.frames = parse_int(flag, value(), 1, 100000);
+        else if (flag == "--state-out") o.state_out = value();
+        else if (flag == "--ui-scale") o.ui_scale = parse_float(flag, value(), 1.0f, 3.0f);
+        else if (flag == "--head") o.selected_head = parse_int(flag, value(), 1, 64) - 1;
+        else if (flag == "--bench-frames") o.bench_frames = parse_int(flag, value(), 1, 100000);
+        else if (flag == "--bench-changes") o.bench_changes = parse_int(flag, value(), 1, 10000);
+        else if (flag == "--size") {
+            const std::string& v = value();
+            const size_t x = v.find('x');
+            if (x == std::string::npos) throw OptionsError("--size needs WxH, got '" + v + "'");
+            o.width = parse_int(flag, v.substr(0, x), 320, 8192);
+            o.height = parse_int(flag, v.substr(x + 1), 240, 8192);
+        }
+        else throw OptionsError("unknown option '" + flag + "'");
+    }
+    return o;
+}
+
+}  // namespace app

@@ -1,0 +1,52 @@
+#include "colormap.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace app {
+
+ColorMaps ColorMaps::load(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read the colour maps " + path);
+    ColorMaps maps;
+    int line_no = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++line_no;
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string name;
+        ColorStop stop{};
+        if (!(fields >> name >> stop.position >> stop.rgb[0] >> stop.rgb[1] >> stop.rgb[2]))
+            throw std::runtime_error(path + ":" + std::to_string(line_no) + ": expected 'map position r g b'");
+        maps.maps_[name].push_back(stop);
+    }
+    for (const char* needed : {"sequential", "diverging", "masked", "kept"})
+        if (!maps.maps_.count(needed)) throw std::runtime_error(path + " has no '" + needed + "' map");
+    return maps;
+}
+
+const std::vector<ColorStop>& ColorMaps::stops(const std::string& map) const {
+    const auto it = maps_.find(map);
+    if (it == maps_.end()) throw std::runtime_error("no colour map named " + map);
+    return it->second;
+}
+
+Rgb ColorMaps::at(const std::string& map, float t) const {
+    const std::vector<ColorStop>& s = stops(map);
+    t = std::clamp(t, 0.0f, 1.0f);
+    for (size_t i = 0; i + 1 < s.size(); ++i) {
+        if (t <= s[i + 1].position) {
+            const float f = (t - s[i].position) / (s[i + 1].position - s[i].position);
+            Rgb c;
+            for (int k = 0; k < 3; ++k) c[k] = s[i].rgb[k] + (s[i + 1].rgb[k] - s[i].rgb[k]) * f;
+            return c;
+        }
+    }
+    return s.back().rgb;
+}
+
+float luminance(const Rgb& c) { return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2]; }
+
+}  // namespace app

@@ -1,0 +1,54 @@
+#include "frame_bench.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+namespace app {
+
+namespace {
+
+void print_stats(const char* what, std::vector<double> v) {
+    if (v.empty()) return;
+    std::sort(v.begin(), v.end());
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+    std::printf("%s: n=%zu median=%.2f ms p95=%.2f ms max=%.2f ms mean=%.2f ms\n", what, v.size(), v[v.size() / 2],
+                v[std::min(v.size() - 1, v.size() * 95 / 100)], v.back(), mean);
+}
+
+}  // namespace
+
+bool FrameBench::done() const {
+    return static_cast<int>(frame_ms_.size()) >= frames_wanted_ &&
+           static_cast<int>(latency_ms_.size()) >= changes_wanted_;
+}
+
+void FrameBench::frame_drawn() {
+    const auto now = std::chrono::steady_clock::now();
+    // The first timed frame only starts the clock.
+    if (timing_started_ && static_cast<int>(frame_ms_.size()) < frames_wanted_)
+        frame_ms_.push_back(std::chrono::duration<double, std::milli>(now - last_frame_).count());
+    timing_started_ = true;
+    last_frame_ = now;
+}
+
+bool FrameBench::wants_change() const {
+    return static_cast<int>(frame_ms_.size()) >= frames_wanted_ &&
+           static_cast<int>(latency_ms_.size()) < changes_wanted_;
+}
+
+bool FrameBench::change_shown(std::chrono::steady_clock::time_point requested, double compute_ms) {
+    latency_ms_.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested).count());
+    compute_ms_.push_back(compute_ms);
+    return wants_change();
+}
+
+void FrameBench::print() const {
+    print_stats("frame time", frame_ms_);
+    print_stats("change to redrawn view", latency_ms_);
+    print_stats("recompute (worker)", compute_ms_);
+    std::fflush(stdout);
+}
+
+}  // namespace app

@@ -1,0 +1,178 @@
+// attnscope: type a sentence, see every stage of its attention.
+// The main loop is Dear ImGui's usual one; the window redraws when something
+// happens (input, a finished recompute) rather than spinning, so a background
+// recompute gets the CPU.
+#include <chrono>
+#include <iostream>
+#include <optional>
+
+#include "gl.h"
+#include <GLFW/glfw3.h>
+
+#include "app_options.h"
+#include "backends/imgui_impl_glfw.h"
+#include "backends/imgui_impl_opengl3.h"
+#include "frame_bench.h"
+#include "imgui.h"
+#include "screenshot.h"
+#include "state_file.h"
+#include "ui.h"
+
+namespace {
+
+constexpr double kActiveSeconds = 0.3;   // keep drawing this long after any event
+constexpr double kIdleWait = 0.5;        // redraw at least this often when idle
+constexpr double kScreenshotTimeout = 120.0;
+
+struct Startup {
+    attn::Settings settings;
+    app::AppOptions options;
+};
+
+// Exits 2 with one line on stderr for a bad command line, as attnscope-cli does.
+std::optional<Startup> parse_command_line(int argc, char** argv, int& exit_code) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        attn::ParsedArgs parsed = attn::parse_settings(args);
+        if (parsed.help) {
+            std::cout << app::app_usage() << attn::settings_usage();
+            exit_code = 0;
+            return std::nullopt;
+        }
+        return Startup{parsed.settings, app::parse_app_options(parsed.rest)};
+    } catch (const std::exception& e) {
+        std::cerr << "attnscope: " << e.what() << "\n";
+        exit_code = 2;
+        return std::nullopt;
+    }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int exit_code = 0;
+    const std::optional<Startup> startup = parse_command_line(argc, argv, exit_code);
+    if (!startup) return exit_code;
+    const app::AppOptions& opts = startup->options;
+
+    glfwSetErrorCallback([](int, const char* what) { std::cerr << "attnscope: GLFW: " << what << "\n"; });
+    if (!glfwInit()) return 1;
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    GLFWwindow* window =
+        glfwCreateWindow(opts.width, opts.height, "attnscope: attention, stage by stage", nullptr, nullptr);
+    if (!window) {
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    const bool unthrottled = opts.screenshot || opts.bench_frames || opts.bench_changes;
+    glfwSwapInterval(unthrottled ? 0 : 1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    ImGui_ImplOpenGL3_CreateDeviceObjects();  // so that FontSet can replace the font texture
+
+    {  // GL objects below must be gone before the context is
+        std::optional<app::HeatmapPainter> painter;
+        app::FontSet fonts(ATTNSCOPE_FONTS_DIR);
+        float ui_scale = opts.ui_scale;
+        try {
+            painter.emplace(ATTNSCOPE_SHADERS_DIR, app::ColorMaps::load(ATTNSCOPE_SHADERS_DIR "/colormaps.txt"));
+            fonts.ensure_scale(ui_scale);
+        } catch (const std::exception& e) {
+            std::cerr << "attnscope: " << e.what() << "\n";
+            exit_code = 1;
+        }
+        app::HeatmapCache cache;
+        app::Session session(startup->settings, [] { glfwPostEmptyEvent(); });
+        session.selected_head = opts.selected_head;
+        std::optional<app::StateFile> state;
+        if (opts.state_out) state.emplace(*opts.state_out);
+        app::FrameBench bench(opts.bench_frames, opts.bench_changes);
+        app::FrameReport report;
+        int settled_frames = 0;  // frames drawn with nothing left to recompute
+        uint64_t shown_version = 0;
+        bool change_pending = false;
+        const auto started = std::chrono::steady_clock::now();
+        auto last_event = started;
+
+        while (painter && !glfwWindowShouldClose(window)) {
+            if (unthrottled || seconds_since(last_event) < kActiveSeconds) {
+                glfwPollEvents();
+            } else {
+                const auto before = std::chrono::steady_clock::now();
+                glfwWaitEventsTimeout(kIdleWait);
+                if (seconds_since(before) < kIdleWait * 0.9) last_event = std::chrono::steady_clock::now();
+            }
+
+            fonts.ensure_scale(ui_scale);
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            const ImGuiIO& io = ImGui::GetIO();
+            if (io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q)) glfwSetWindowShouldClose(window, GLFW_TRUE);
+            if (bench.wants_change() && !change_pending && !session.computing()) {
+                session.controls.seed = (session.controls.seed + 1) % 1000;
+                change_pending = true;
+            }
+            session.update();
+            report = app::FrameReport{};
+            const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), session.run_version()};
+            app::draw_window(session, ui_scale, ctx, report);
+            session.update();  // a control changed this frame starts its recompute now
+            ImGui::Render();
+            cache.end_frame();
+
+            int fb_w = 0, fb_h = 0;
+            glfwGetFramebufferSize(window, &fb_w, &fb_h);
+            glViewport(0, 0, fb_w, fb_h);
+            glClearColor(1.0f, 1.0f, 1.0f, 1.0f);
+            glClear(GL_COLOR_BUFFER_BIT);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+            const bool settled = !session.computing() && (session.run() || !session.error().empty());
+            if (settled) ++settled_frames;
+            if (opts.screenshot && (settled_frames >= opts.frames || seconds_since(started) > kScreenshotTimeout)) {
+                if (!app::write_screenshot(*opts.screenshot, fb_w, fb_h)) exit_code = 1;
+                glfwSetWindowShouldClose(window, GLFW_TRUE);
+            }
+            glfwSwapBuffers(window);
+
+            if (bench.active()) {
+                if (bench.wants_change() || change_pending) {
+                    if (change_pending && session.run_version() != shown_version && settled) {
+                        bench.change_shown(session.run_requested_at(), session.last_compute_ms());
+                        change_pending = false;
+                    }
+                } else if (settled) {
+                    bench.frame_drawn();
+                }
+                if (bench.done()) {
+                    bench.print();
+                    glfwSetWindowShouldClose(window, GLFW_TRUE);
+                }
+            }
+            shown_version = session.run_version();
+            if (session.computing()) last_event = std::chrono::steady_clock::now();
+            if (state) state->update(session, ui_scale, report);
+        }
+        if (state) state->update(session, ui_scale, report, true);
+    }
+
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return exit_code;
+}

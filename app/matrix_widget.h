@@ -1,0 +1,53 @@
+#pragma once
+// One matrix on screen: the heatmap texture, row and column labels, the values as
+// text when the cells are big enough to read them, a legend with the range, and
+// which cell the mouse is on.
+#include <string>
+#include <vector>
+
+#include "fonts.h"
+#include "heatmap.h"
+#include "imgui.h"
+#include "trace.h"
+
+namespace app {
+
+struct DrawContext {
+    const HeatmapPainter& painter;
+    HeatmapCache& cache;
+    const Fonts& fonts;
+    float ui_scale;
+    uint64_t run_version;  // heatmaps re-upload their values when it changes
+};
+
+struct MatrixRequest {
+    std::string key;                      // identifies the heatmap, e.g. "head 0/weights"
+    const attn::Matrix* values = nullptr;
+    const attn::Matrix* masked_by = nullptr;  // cells drawn as masked where this is 1
+    ColorScale scale;
+    std::vector<std::string> row_labels;  // empty: no labels
+    std::vector<std::string> col_labels;
+    ImVec2 max_size;                      // of the heatmap itself, in pixels
+    float max_cell = 64.0f;               // largest cell side, in pixels
+    bool show_values = true;              // numbers in cells that are big enough
+    bool highlight = false;               // a frame around it (the selected head)
+};
+
+struct MatrixPlacement {
+    ImVec2 min, max;  // the heatmap's screen rectangle
+    ImVec2 cell;      // cell size in pixels
+    bool hovered = false;
+    int row = -1, col = -1;  // the hovered cell
+    bool clicked = false;
+    bool values_rounded = false;  // numbers were drawn (rounded to 2 decimals)
+};
+
+// Size the heatmap of a rows x cols matrix takes within max_size.
+ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell);
+// Total size of draw_matrix's output (labels included) without drawing.
+ImVec2 matrix_footprint(const MatrixRequest& req, const DrawContext& ctx);
+
+MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx);
+void draw_legend(const ColorScale& scale, float width, const DrawContext& ctx);
+
+}  // namespace app

@@ -1,0 +1,161 @@
+#include "pipeline_view.h"
+
+#include <algorithm>
+
+#include "cell_details.h"
+#include "stage_labels.h"
+
+namespace app {
+
+namespace {
+
+struct Card {
+    const attn::Stage* stage;
+    const attn::HeadTrace* head;  // null for model stages
+};
+
+bool is_token_by_token(const attn::Stage& s) {
+    return s.rows == attn::Axis::Tokens && (s.cols == attn::Axis::Tokens || s.cols == attn::Axis::KeyTokens);
+}
+
+// Weights that are 0 because of the mask are drawn as masked, like their -inf scores.
+const attn::Matrix* mask_for(const Card& card) {
+    if (!card.head || card.stage->scale != attn::Scale::Probability) return nullptr;
+    const attn::Stage* mask = card.head->find("mask");
+    return mask ? &mask->value : nullptr;
+}
+
+MatrixRequest request_for(const attn::Run& run, const Card& card, const std::string& key, const DrawContext& ctx) {
+    const attn::Stage& s = *card.stage;
+    const float side = (is_token_by_token(s) ? 380.0f : 240.0f) * ctx.ui_scale;
+    MatrixRequest req;
+    req.key = key;
+    req.values = &s.value;
+    req.masked_by = mask_for(card);
+    req.scale = color_scale_for(s);
+    req.row_labels = axis_labels(run, s.rows, static_cast<int>(s.value.rows()));
+    req.col_labels = axis_labels(run, s.cols, static_cast<int>(s.value.cols()));
+    req.max_size = ImVec2(side, side);
+    req.max_cell = is_token_by_token(s) ? 64.0f : 52.0f;
+    return req;
+}
+
+void cell_tooltip(const attn::Run& run, const Card& card, const MatrixPlacement& p, const DrawContext& ctx) {
+    if (!p.hovered) return;
+    ImGui::BeginTooltip();
+    ImGui::PushFont(ctx.fonts.body);
+    for (const std::string& line : explain_cell(run, card.head, *card.stage, p.row, p.col))
+        ImGui::TextUnformatted(line.c_str());
+    ImGui::PopFont();
+    ImGui::EndTooltip();
+}
+
+void record(HeatmapRegistry& shown, const std::string& name, const MatrixPlacement& p, const attn::Matrix& m) {
+    shown[name] = HeatmapInfo{p, static_cast<int>(m.rows()), static_cast<int>(m.cols())};
+}
+
+float card_width(const MatrixRequest& req, const std::string& heading, const DrawContext& ctx) {
+    ImGui::PushFont(ctx.fonts.heading);
+    const float title = ImGui::CalcTextSize(heading.c_str()).x;
+    ImGui::PopFont();
+    return std::max({matrix_footprint(req, ctx).x, 120.0f * ctx.ui_scale, title});
+}
+
+}  // namespace
+
+void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext& ctx, HeatmapRegistry& shown) {
+    const auto& heads = run.trace.heads;
+    const int n = static_cast<int>(heads.size());
+    ImGui::PushFont(ctx.fonts.heading);
+    ImGui::Text("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
+    ImGui::PopFont();
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float side = std::clamp((avail - gap * static_cast<float>(n)) / static_cast<float>(n), 24.0f * ctx.ui_scale,
+                                  200.0f * ctx.ui_scale);
+    float x = 0.0f;
+    for (int h = 0; h < n; ++h) {
+        const attn::Stage* w = heads[static_cast<size_t>(h)].find("weights");
+        if (!w) continue;
+        const Card card{w, &heads[static_cast<size_t>(h)]};
+        if (h > 0 && x + side + gap <= avail) ImGui::SameLine(0.0f, gap);
+        else if (h > 0) x = 0.0f;
+        x += side + gap;
+        ImGui::BeginGroup();
+        ImGui::Text("head %d%s", h + 1, h == selected_head ? "  ◀ shown" : "");
+        MatrixRequest req;
+        req.key = "heads/" + std::to_string(h);
+        req.values = &w->value;
+        req.masked_by = mask_for(card);
+        req.scale = ColorScale{ColorMode::Sequential, 0.0f, 1.0f};
+        req.max_size = ImVec2(side, side);
+        req.max_cell = 40.0f;
+        req.show_values = false;
+        req.highlight = h == selected_head;
+        const MatrixPlacement p = draw_matrix(req, ctx);
+        ImGui::EndGroup();
+        if (p.clicked) selected_head = h;
+        cell_tooltip(run, card, p, ctx);
+        record(shown, req.key, p, w->value);
+    }
+    ImGui::Spacing();
+    draw_legend(ColorScale{}, std::min(side * 2.0f, 300.0f * ctx.ui_scale), ctx);
+}
+
+void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, HeatmapRegistry& shown) {
+    const attn::Trace& t = run.trace;
+    const attn::HeadTrace* h = t.heads.empty() ? nullptr : &t.heads[static_cast<size_t>(head)];
+    // The module's output is not a stage of the trace; it is drawn like one.
+    const attn::Stage output{"output", t.output.empty() ? attn::Matrix() : t.output[0], attn::Axis::Tokens,
+                             attn::Axis::Features, attn::Scale::Signed};
+
+    std::vector<Card> cards;
+    for (const attn::Stage& s : t.model.stages)
+        if (!follows_heads(s.name)) cards.push_back({&s, nullptr});
+    if (h)
+        for (const attn::Stage& s : h->stages) cards.push_back({&s, h});
+    for (const attn::Stage& s : t.model.stages)
+        if (follows_heads(s.name)) cards.push_back({&s, nullptr});
+    if (output.value.size() > 0) cards.push_back({&output, nullptr});
+
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float arrow_w = 40.0f * ctx.ui_scale;
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    float x = 0.0f;
+    for (size_t i = 0; i < cards.size(); ++i) {
+        const Card& card = cards[i];
+        const attn::Stage& s = *card.stage;
+        if (s.value.size() == 0) continue;
+        const MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx);
+        const std::string heading = std::to_string(i + 1) + "  " + stage_title(s.name);
+        const float w = card_width(req, heading, ctx);
+        if (i > 0 && x + arrow_w + w <= avail) {
+            ImGui::SameLine(0.0f, 0.0f);
+            ImGui::PushFont(ctx.fonts.heading);
+            ImGui::SetCursorPosX(ImGui::GetCursorPosX() + gap);
+            ImGui::TextUnformatted("→");  // the flow continues to the right
+            ImGui::PopFont();
+            ImGui::SameLine(0.0f, gap);
+            x += arrow_w + w;
+        } else {
+            if (i > 0) ImGui::Separator();  // the flow continues on the next line
+            x = w;
+        }
+        ImGui::BeginGroup();
+        ImGui::PushFont(ctx.fonts.heading);
+        ImGui::TextUnformatted(heading.c_str());
+        ImGui::PopFont();
+        ImGui::PushFont(ctx.fonts.small);
+        ImGui::TextDisabled("%d × %d", static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
+        ImGui::PopFont();
+        const MatrixPlacement p = draw_matrix(req, ctx);
+        draw_legend(req.scale, p.max.x - p.min.x, ctx);
+        ImGui::EndGroup();
+        if (ImGui::IsItemHovered() && !p.hovered && !stage_explanation(s.name).empty())
+            ImGui::SetTooltip("%s", stage_explanation(s.name).c_str());
+        cell_tooltip(run, card, p, ctx);
+        record(shown, s.name, p, s.value);
+    }
+}
+
+}  // namespace app

@@ -1,0 +1,45 @@
+#include "session.h"
+
+#include <algorithm>
+
+namespace app {
+
+bool operator==(const ControlValues& a, const ControlValues& b) {
+    return a.text == b.text && a.text2 == b.text2 && a.variant == b.variant && a.seed == b.seed &&
+           a.embed_seed == b.embed_seed && a.d_in == b.d_in && a.d_out == b.d_out && a.d_out_v == b.d_out_v &&
+           a.d_out_v_follows_d_out == b.d_out_v_follows_d_out && a.heads == b.heads && a.dropout == b.dropout &&
+           a.training == b.training && a.qkv_bias == b.qkv_bias && a.pos == b.pos && a.causal == b.causal &&
+           a.kv_len == b.kv_len;
+}
+
+Session::Session(const attn::Settings& initial, std::function<void()> wake)
+    : controls(controls_from(initial)), fixed_(initial), worker_(std::move(wake)) {}
+
+void Session::update() {
+    if (std::optional<Outcome> done = worker_.take()) {
+        // Only the newest request's outcome decides what the error line says; an older
+        // one that worked still replaces the view, so typing shows progress.
+        const bool newest = done->id == last_request_id_;
+        if (done->run) {
+            run_ = std::move(done->run);
+            run_settings_ = std::move(done->settings);
+            ++run_version_;
+            run_requested_at_ = last_request_at_;
+            last_compute_ms_ = done->compute_ms;
+            last_dropout_only_ = done->dropout_only;
+            if (newest) error_.clear();
+            selected_head = std::clamp(selected_head, 0, static_cast<int>(run_->trace.heads.size()) - 1);
+        } else if (newest) {
+            error_ = done->error;
+        }
+    }
+    if (requested_any_ && controls == requested_controls_) return;
+    requested_controls_ = controls;
+    requested_any_ = true;
+    attn::Settings s = settings_from(controls, fixed_);
+    const bool dropout_only = run_ && differs_only_in_dropout(run_settings_, s);
+    last_request_at_ = std::chrono::steady_clock::now();
+    last_request_id_ = worker_.submit(std::move(s), dropout_only ? run_ : nullptr);
+}
+
+}  // namespace app

@@ -1,0 +1,52 @@
+#pragma once
+// What the window shows and why: the control values, the last run that worked
+// (kept on screen while an impossible combination is explained), the error of the
+// newest settings, and the background recompute that connects them.
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "control_values.h"
+#include "worker.h"
+
+namespace app {
+
+class Session {
+public:
+    Session(const attn::Settings& initial, std::function<void()> wake);
+
+    ControlValues controls;
+    int selected_head = 0;
+
+    // Call once a frame: takes a finished run, and asks for a new one when the
+    // controls changed since the last request (never otherwise).
+    void update();
+
+    const attn::Run* run() const { return run_.get(); }
+    uint64_t run_version() const { return run_version_; }  // changes with every new run
+    const std::string& error() const { return error_; }
+    bool computing() const { return worker_.busy(); }
+    double last_compute_ms() const { return last_compute_ms_; }
+    bool last_was_dropout_only() const { return last_dropout_only_; }
+    // When the run on screen was asked for (to measure change-to-view latency).
+    std::chrono::steady_clock::time_point run_requested_at() const { return run_requested_at_; }
+
+private:
+    attn::Settings fixed_;  // what the controls do not edit, from the command line
+    ControlValues requested_controls_;
+    bool requested_any_ = false;
+    Worker worker_;
+    std::shared_ptr<const attn::Run> run_;
+    attn::Settings run_settings_;
+    uint64_t run_version_ = 0;
+    std::string error_;
+    double last_compute_ms_ = 0.0;
+    bool last_dropout_only_ = false;
+    uint64_t last_request_id_ = 0;
+    std::chrono::steady_clock::time_point last_request_at_, run_requested_at_;
+};
+
+bool operator==(const ControlValues& a, const ControlValues& b);
+
+}  // namespace app

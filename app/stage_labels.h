@@ -1,0 +1,29 @@
+#pragma once
+// Words for what the trace holds: a stage's title as the book writes it, the labels
+// of its rows and columns, and how its values are coloured.
+#include <string>
+#include <vector>
+
+#include "heatmap.h"
+#include "pipeline.h"
+
+namespace app {
+
+std::string stage_title(const std::string& name);        // "scores = Q·Kᵀ"
+std::string stage_explanation(const std::string& name);  // one sentence, or empty
+
+// Labels of one axis: tokens for token axes, 1-based indices for features.
+std::vector<std::string> axis_labels(const attn::Run& run, attn::Axis axis, int count);
+std::string axis_name(attn::Axis axis, bool rows);  // "query tokens", "features", ...
+
+// Probability: 0..1; signed: centred on 0 with the largest finite magnitude; mask:
+// striped / plain; dropout factor: 0..max.
+ColorScale color_scale_for(const attn::Stage& stage);
+
+// Model stages that come after the heads in the forward pass.
+bool follows_heads(const std::string& model_stage);
+
+std::string subscript(int n);  // 12 -> "₁₂"
+std::string format_value(float v, int decimals);  // "−∞" for -inf, a real minus sign
+
+}  // namespace app

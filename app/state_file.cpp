@@ -1,0 +1,72 @@
+#include "state_file.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace app {
+
+namespace {
+
+nlohmann::json rect_json(ImVec2 a, ImVec2 b) { return {a.x, a.y, b.x, b.y}; }
+
+nlohmann::json state_json(const Session& session, float ui_scale, const FrameReport& report) {
+    const ControlValues& c = session.controls;
+    nlohmann::json j;
+    j["text"] = c.text;
+    j["text2"] = c.text2;
+    j["variant"] = attn::variant_name(c.variant);
+    j["seed"] = c.seed;
+    j["embed_seed"] = c.embed_seed;
+    j["d_in"] = c.d_in;
+    j["d_out"] = c.d_out;
+    j["d_out_v"] = c.d_out_v;
+    j["heads"] = c.heads;
+    j["dropout"] = c.dropout;
+    j["training"] = c.training;
+    j["qkv_bias"] = c.qkv_bias;
+    j["pos"] = c.pos;
+    j["causal"] = c.causal;
+    j["error"] = session.error().empty() ? nlohmann::json(nullptr) : nlohmann::json(session.error());
+    j["selected_head"] = session.selected_head;
+    j["ui_scale"] = ui_scale;
+    j["computing"] = session.computing();
+    j["run_version"] = session.run_version();
+    nlohmann::json tokens = nlohmann::json::array(), ids = nlohmann::json::array();
+    if (const attn::Run* run = session.run()) {
+        tokens = run->tokens.tokens;
+        ids = run->tokens.ids;
+        j["shown_variant"] = run->trace.variant;
+        j["shown_heads"] = run->trace.heads.size();
+    }
+    j["tokens"] = tokens;
+    j["token_ids"] = ids;
+    nlohmann::json widgets = nlohmann::json::object();
+    for (const auto& [name, r] : report.widgets.all()) widgets[name] = r;
+    j["widgets"] = widgets;
+    nlohmann::json heatmaps = nlohmann::json::object();
+    for (const auto& [name, h] : report.heatmaps)
+        heatmaps[name] = {{"rect", rect_json(h.placement.min, h.placement.max)},
+                          {"cell", {h.placement.cell.x, h.placement.cell.y}},
+                          {"rows", h.rows},
+                          {"cols", h.cols}};
+    j["heatmaps"] = heatmaps;
+    return j;
+}
+
+}  // namespace
+
+void StateFile::update(const Session& session, float ui_scale, const FrameReport& report, bool force) {
+    const std::string text = state_json(session, ui_scale, report).dump(1);
+    if (text == last_ && !force) return;
+    const std::string tmp = path_ + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << text << '\n';
+        if (!out) return;  // a full disk must not stop the app; the next change retries
+    }
+    if (std::rename(tmp.c_str(), path_.c_str()) == 0) last_ = text;
+}
+
+}  // namespace app

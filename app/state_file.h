@@ -1,0 +1,23 @@
+#pragma once
+// The app's state as JSON for tests and scripts: the controls, the tokens on screen,
+// the error shown, and where the widgets and heatmaps are. Written atomically
+// (temporary file, then rename) and only when it changed.
+#include <string>
+
+#include "session.h"
+#include "ui.h"
+
+namespace app {
+
+class StateFile {
+public:
+    explicit StateFile(std::string path) : path_(std::move(path)) {}
+    // Writes unless the state equals what was written last; `force` writes anyway.
+    void update(const Session& session, float ui_scale, const FrameReport& report, bool force = false);
+
+private:
+    std::string path_;
+    std::string last_;
+};
+
+}  // namespace app

@@ -1,0 +1,76 @@
+#include "worker.h"
+
+namespace app {
+
+Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)), thread_([this] { loop(); }) {}
+
+Worker::~Worker() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+}
+
+uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run> base) {
+    uint64_t id;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        id = next_id_++;
+        waiting_ = Job{id, std::move(settings), std::move(base)};
+    }
+    cv_.notify_one();
+    return id;
+}
+
+std::optional<Outcome> Worker::take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::optional<Outcome> out = std::move(done_);
+    done_.reset();
+    return out;
+}
+
+bool Worker::busy() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return running_ || waiting_.has_value();
+}
+
+void Worker::loop() {
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            cv_.wait(lock, [this] { return stop_ || waiting_; });
+            if (stop_) return;
+            job = std::move(*waiting_);
+            waiting_.reset();
+            running_ = true;
+        }
+        Outcome out;
+        out.id = job.id;
+        out.settings = job.settings;
+        out.dropout_only = job.base != nullptr;
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            if (job.base) {
+                auto run = std::make_shared<attn::Run>(*job.base);
+                attn::recompute_dropout(*run, job.settings);
+                out.run = std::move(run);
+            } else {
+                out.run = std::make_shared<const attn::Run>(attn::compute(job.settings));
+            }
+        } catch (const std::exception& e) {
+            out.error = e.what();
+        }
+        out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = std::move(out);
+            running_ = false;
+        }
+        wake_();
+    }
+}
+
+}  // namespace app
