@@ -17,6 +17,7 @@ const ImWchar kGlyphRanges[] = {
     0x1D40, 0x1D40,  // ᵀ
     0x2010, 0x2027,  // dashes, bullets, ellipsis
     0x2070, 0x209F,  // superscripts and subscripts
+    0x20A0, 0x20CF,  // currency (€)
     0x2190, 0x21FF,  // arrows
     0x2200, 0x22FF,  // mathematical operators
     0x25A0, 0x25FF,  // geometric shapes

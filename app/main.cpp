@@ -2,6 +2,7 @@
 // The main loop is Dear ImGui's usual one; the window redraws when something
 // happens (input, a finished recompute) rather than spinning, so a background
 // recompute gets the CPU.
+#include <cfloat>
 #include <chrono>
 #include <iostream>
 #include <optional>
@@ -118,6 +119,8 @@ int main(int argc, char** argv) {
             fonts.ensure_scale(ui_scale);
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            // A screenshot shows the state the flags set, not whatever the pointer hovers.
+            if (opts.screenshot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
             ImGui::NewFrame();
             const ImGuiIO& io = ImGui::GetIO();
             if (io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q)) glfwSetWindowShouldClose(window, GLFW_TRUE);

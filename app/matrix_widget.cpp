@@ -76,7 +76,7 @@ void draw_labels(const MatrixRequest& req, const Layout& l, ImVec2 origin, const
 
 // Numbers inside the cells, black or white for contrast, only when they fit.
 bool draw_values(const MatrixRequest& req, const MatrixPlacement& p, const DrawContext& ctx, ImDrawList* dl) {
-    const float widest = ImGui::CalcTextSize("−0.00").x + 4.0f;
+    const float widest = ImGui::CalcTextSize("−0.00").x + 2.0f;
     if (!req.show_values || p.cell.x < widest || p.cell.y < ImGui::GetTextLineHeight()) return false;
     const attn::Matrix& m = *req.values;
     for (Eigen::Index r = 0; r < m.rows(); ++r)
@@ -135,6 +135,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
                                             req.scale, grid);
     ImGui::SetCursorScreenPos(p.min);
     ImGui::Image(tex, l.heat);
+    p.visible = ImGui::IsItemVisible();
     p.hovered = ImGui::IsItemHovered();
     p.clicked = ImGui::IsItemClicked();
     if (p.hovered) {
@@ -192,7 +193,7 @@ void draw_legend(const ColorScale& scale, float width, const DrawContext& ctx) {
     Heatmap& bar = ctx.cache.get(diverging ? "legend/diverging" : "legend/sequential");
     bar.set_values(diverging ? signed_ramp : unit_ramp, 0);
     const ColorScale unit = diverging ? ColorScale{ColorMode::Diverging, -1.0f, 1.0f} : ColorScale{};
-    const ImVec2 size(std::max(width, 120.0f * s), 12.0f * s);
+    const ImVec2 size(std::max(width, kLegendMinWidth * s), 12.0f * s);
     ImGui::Image(bar.texture(ctx.painter, static_cast<int>(size.x), static_cast<int>(size.y), unit, 0.0f), size);
     const ImVec2 a = ImGui::GetItemRectMin();
     dl->AddRect(a, ImGui::GetItemRectMax(), IM_COL32(0, 0, 0, 120));

@@ -36,6 +36,7 @@ struct MatrixRequest {
 struct MatrixPlacement {
     ImVec2 min, max;  // the heatmap's screen rectangle
     ImVec2 cell;      // cell size in pixels
+    bool visible = false;  // at least partly inside the scrolled view
     bool hovered = false;
     int row = -1, col = -1;  // the hovered cell
     bool clicked = false;
@@ -48,6 +49,8 @@ ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell);
 ImVec2 matrix_footprint(const MatrixRequest& req, const DrawContext& ctx);
 
 MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx);
+// Legends are at least this wide (at 1x) so that their range labels never overlap.
+constexpr float kLegendMinWidth = 160.0f;
 void draw_legend(const ColorScale& scale, float width, const DrawContext& ctx);
 
 }  // namespace app

@@ -58,7 +58,7 @@ float card_width(const MatrixRequest& req, const std::string& heading, const Dra
     ImGui::PushFont(ctx.fonts.heading);
     const float title = ImGui::CalcTextSize(heading.c_str()).x;
     ImGui::PopFont();
-    return std::max({matrix_footprint(req, ctx).x, 120.0f * ctx.ui_scale, title});
+    return std::max({matrix_footprint(req, ctx).x, kLegendMinWidth * ctx.ui_scale, title});
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
     for (const auto& [name, h] : report.heatmaps)
         heatmaps[name] = {{"rect", rect_json(h.placement.min, h.placement.max)},
                           {"cell", {h.placement.cell.x, h.placement.cell.y}},
+                          {"visible", h.placement.visible},
                           {"rows", h.rows},
                           {"cols", h.cols}};
     j["heatmaps"] = heatmaps;

@@ -46,8 +46,10 @@ void run_summary(const Session& session, const attn::Run& run) {
     ImGui::Text("variant %s · %zu head%s · embedding: %s · computed in %.1f ms%s", t.variant.c_str(),
                 t.heads.size(), t.heads.size() == 1 ? "" : "s", embedding.c_str(), session.last_compute_ms(),
                 session.last_was_dropout_only() ? " (only the stages after the weights)" : "");
-    ImGui::TextDisabled("Numbers in cells are rounded to 2 decimals; hover a cell for its exact value and how it "
-                        "was computed. Rows are queries, columns keys.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("Numbers in cells are rounded to 2 decimals; hover a cell for its exact value and how it was "
+                       "computed. Rows are queries, columns are keys.");
+    ImGui::PopStyleColor();
 }
 
 void view(Session& session, const DrawContext& ctx, FrameReport& report) {

@@ -31,3 +31,53 @@ headless() { xvfb-run -a -s "-screen 0 1280x800x24" "$@"; }
 json() {  # json FILE EXPR: prints EXPR evaluated on the JSON as `s`
     python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print(json.dumps(v) if not isinstance(v, str) else v)' "$1" "$2"
 }
+
+# --- driving the real window (inside an X display) ---
+# Runs this script again inside its own Xvfb display unless it already is in one.
+in_own_display() {
+    if [ -z "$ATTNSCOPE_IN_XVFB" ]; then
+        ATTNSCOPE_IN_XVFB=1 exec xvfb-run -a -s "-screen 0 1280x800x24" bash "$0" "$BUILD"
+    fi
+}
+start_app() {  # start_app FLAGS...: sets APP_PID and WID; the state goes to $STATE
+    STATE="$WORK/state.json"
+    rm -f "$STATE"
+    "$APP" "$@" --state-out "$STATE" >"$WORK/app.log" 2>&1 &
+    APP_PID=$!
+    WID=$(timeout 20 xdotool search --sync --onlyvisible --name '^attnscope' | head -1)
+    [ -n "$WID" ] && xdotool windowfocus --sync "$WID"
+}
+wait_state() {  # wait_state PYTHON_EXPR: until the state (as `s`) satisfies it, at most 30 s
+    for _ in $(seq 300); do
+        [ -s "$STATE" ] && [ "$(json "$STATE" "bool($1)" 2>/dev/null)" = "true" ] && return 0
+        sleep 0.1
+    done
+    echo "timed out waiting for: $1"
+    return 1
+}
+settled() { echo "not s['computing'] and s['run_version'] >= ${1:-1}"; }
+widget_centre() {  # widget_centre NAME: "x y" of a widget's centre
+    json "$STATE" "'%d %d' % ((s['widgets']['$1'][0] + s['widgets']['$1'][2]) / 2, (s['widgets']['$1'][1] + s['widgets']['$1'][3]) / 2)"
+}
+hold() {  # hold KEYS: press long enough for a frame to see it (Dear ImGui 1.86 polls keys)
+    xdotool keydown "$1"; sleep 0.3; xdotool keyup "$1"
+}
+click() {  # click X Y [MODIFIER]
+    xdotool mousemove --window "$WID" "$1" "$2"
+    sleep 0.2
+    if [ -n "$3" ]; then xdotool keydown "$3"; sleep 0.1; fi
+    xdotool click 1
+    if [ -n "$3" ]; then sleep 0.1; xdotool keyup "$3"; fi
+    sleep 0.2
+}
+window_shot() {  # window_shot FILE: the window as the X server shows it
+    import -window "$WID" "$1"
+}
+quit_app() {  # quits with ctrl+q; sets APP_EXIT
+    hold ctrl+q
+    local i
+    for i in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$APP_PID" 2>/dev/null; then kill "$APP_PID"; fi
+    wait "$APP_PID"
+    APP_EXIT=$?
+}

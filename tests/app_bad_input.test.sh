@@ -1,0 +1,45 @@
+#!/bin/bash
+# Impossible settings are explained in place while the window keeps drawing: from
+# the command line, and from the controls (the last good view stays on screen).
+source "$(dirname "$0")/app_lib.sh"
+need xvfb-run xdotool python3 import
+in_own_display
+
+# 1. Started with d_out not divisible by heads: the error names it, the app runs on.
+start_app --variant mha --heads 3 --d-out 2
+check "window appears" test -n "$WID"
+check "error names divisibility" wait_state "s['error'] is not None and 'divisible' in s['error']"
+sleep 0.5
+check "still running" kill -0 "$APP_PID"
+window_shot "$WORK/bad.png"
+check "still drawing (screenshot not blank)" $PNG nonblank "$WORK/bad.png"
+quit_app
+check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
+
+# 2. A good start, then an impossible slider value and an empty text: each is
+# explained, and the last good run stays on screen.
+start_app --variant mha --heads 2 --d-in 4 --d-out 4
+check "first run computed" wait_state "$(settled 1) and s['error'] is None"
+version=$(json "$STATE" "s['run_version']")
+read -r x y <<<"$(widget_centre heads)"
+click "$x" "$y" ctrl
+hold ctrl+a
+xdotool type --delay 50 "3"
+hold Return
+check "heads 3 with d_out 4 is explained" wait_state "s['heads'] == 3 and s['error'] is not None and 'divisible' in s['error']"
+check "the last good view stays" wait_state "s['run_version'] == $version and s['shown_heads'] == 2"
+
+read -r x y <<<"$(widget_centre text)"
+click "$x" "$y"
+hold ctrl+a
+hold BackSpace
+check "an empty text is explained" wait_state "s['text'] == '' and s['error'] is not None and 'empty' in s['error']"
+# Anything typed is taken: accents, symbols, other scripts, stray commas.
+xdotool type --delay 250 "Grüße, € 你好 ,,, x"  # slow: xdotool remaps a spare key per character
+check "any text is accepted" wait_state "s['text'] == 'Grüße, € 你好 ,,, x'"
+window_shot "$WORK/after.png"
+check "still drawing after odd input" $PNG nonblank "$WORK/after.png"
+check "still running after odd input" kill -0 "$APP_PID"
+quit_app
+check "ctrl+q exits 0 after odd input" test "$APP_EXIT" -eq 0
+finish
