@@ -10,12 +10,6 @@ namespace {
 const std::vector<std::string> kVariantNames = {"simplified", "self-v1", "self-v2", "causal",
                                                 "mha-wrapper", "mha", "cross"};
 
-// The query, key and value projections of one head, in the `x @ W` orientation.
-struct Projections {
-    Matrix W_query, W_key, W_value;
-    std::optional<RowVector> b_query, b_key, b_value;
-};
-
 // SelfAttention_v1 / 004's SelfAttention and CrossAttention: torch.rand weights.
 Projections rand_projections(TorchGenerator& gen, int d_in, int d_out, int d_out_v) {
     Projections p;
@@ -40,7 +34,7 @@ Matrix project(const Matrix& x, const Matrix& W, const std::optional<RowVector>&
 }
 
 // One head of scaled dot-product attention up to the softmax weights.
-HeadTrace head_weights(const Projections& p, Matrix queries, Matrix keys, Matrix values, bool causal,
+HeadTrace head_weights(const Projections& p, Matrix queries, Matrix keys, Matrix values, const Matrix& mask,
                        Axis key_axis) {
     HeadTrace h;
     h.add("W_query", p.W_query, Axis::Features, Axis::Features, Scale::Signed);
@@ -51,14 +45,11 @@ HeadTrace head_weights(const Projections& p, Matrix queries, Matrix keys, Matrix
         h.add("b_key", *p.b_key, Axis::One, Axis::Features, Scale::Signed);
         h.add("b_value", *p.b_value, Axis::One, Axis::Features, Scale::Signed);
     }
-    const auto T = static_cast<int>(queries.rows());
-    const auto T_kv = static_cast<int>(keys.rows());
     // torch divides by the Python float d_k**0.5, narrowed to float.
     const auto root_d_k = static_cast<float>(std::sqrt(static_cast<double>(keys.cols())));
 
     Matrix scores = queries * keys.transpose();  // (T x d) @ (d x T_kv) -> T x T_kv
     Matrix scaled = scores / root_d_k;
-    Matrix mask = causal ? causal_mask(T, T_kv) : Matrix::Zero(T, T_kv);
     Matrix masked = (mask.array() > 0.5f).select(-std::numeric_limits<float>::infinity(), scaled);
     Matrix weights = softmax_rows(masked);
 
@@ -67,23 +58,26 @@ HeadTrace head_weights(const Projections& p, Matrix queries, Matrix keys, Matrix
     h.add("values", std::move(values), key_axis, Axis::Features, Scale::Signed);
     h.add("scores", std::move(scores), Axis::Tokens, key_axis, Scale::Signed);
     h.add("scaled_scores", std::move(scaled), Axis::Tokens, key_axis, Scale::Signed);
-    h.add("mask", std::move(mask), Axis::Tokens, key_axis, Scale::Mask);
+    h.add("mask", mask, Axis::Tokens, key_axis, Scale::Mask);
     h.add("masked_scores", std::move(masked), Axis::Tokens, key_axis, Scale::Scores);
     h.add("weights", std::move(weights), Axis::Tokens, key_axis, Scale::Probability);
     return h;
 }
 
-HeadTrace head_weights(const Projections& p, const Matrix& x_q, const Matrix& x_kv, bool causal,
+HeadTrace head_weights(const Projections& p, const Matrix& x_q, const Matrix& x_kv, const Matrix& mask,
                        Axis key_axis) {
     return head_weights(p, project(x_q, p.W_query, p.b_query), project(x_kv, p.W_key, p.b_key),
-                        project(x_kv, p.W_value, p.b_value), causal, key_axis);
+                        project(x_kv, p.W_value, p.b_value), mask, key_axis);
 }
 
-void check_config(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg) {
+// The mask every head of a forward shares: triu(ones, 1) when causal, else nothing masked.
+Matrix forward_mask(bool causal, Eigen::Index rows, Eigen::Index cols) {
+    const auto r = static_cast<int>(rows), c = static_cast<int>(cols);
+    return causal ? causal_mask(r, c) : Matrix::Zero(r, c);
+}
+
+void check_config(const AttentionConfig& cfg) {
     const auto fail = [](const std::string& why) { throw ConfigError(why); };
-    if (x.rows() == 0) fail("the text has no tokens");
-    if (x2 && x2->rows() == 0) fail("the second text has no tokens");
-    if (x2 && x2->cols() != x.cols()) fail("both inputs must have the same d_in");
     if (cfg.d_out < 1 || cfg.d_out > 4096) fail("d_out must be between 1 and 4096");
     if (cfg.d_out_v < 1 || cfg.d_out_v > 4096) fail("d_out_v must be between 1 and 4096");
     if (cfg.heads < 1 || cfg.heads > 64) fail("heads must be between 1 and 64");
@@ -97,6 +91,14 @@ void check_config(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg)
     if (cfg.variant == Variant::Mha && cfg.d_out % cfg.heads != 0)
         fail("d_out (" + std::to_string(cfg.d_out) + ") must be divisible by heads (" +
              std::to_string(cfg.heads) + ")");
+}
+
+void check_inputs(const AttentionModule& m, const Matrix& x, const Matrix* x2) {
+    const auto fail = [](const std::string& why) { throw ConfigError(why); };
+    if (x.rows() == 0) fail("the text has no tokens");
+    if (x.cols() != m.d_in) fail("the inputs have d_in " + std::to_string(x.cols()) + ", the module " + std::to_string(m.d_in));
+    if (x2 && x2->rows() == 0) fail("the second text has no tokens");
+    if (x2 && x2->cols() != x.cols()) fail("both inputs must have the same d_in");
 }
 
 }  // namespace
@@ -116,9 +118,8 @@ bool variant_has_dropout(Variant v) {
 }
 
 Matrix causal_mask(int rows, int cols) {
-    Matrix m(rows, cols);
-    for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) m(i, j) = j > i ? 1.0f : 0.0f;
+    Matrix m = Matrix::Zero(rows, cols);
+    for (int i = 0; i + 1 < cols && i < rows; ++i) m.row(i).tail(cols - i - 1).setOnes();  // j > i
     return m;
 }
 
@@ -136,13 +137,39 @@ Matrix softmax_rows(const Matrix& scores) {
     return out;
 }
 
-Trace attention_weights(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg) {
-    check_config(x, x2, cfg);
-    const auto d_in = static_cast<int>(x.cols());
+AttentionModule build_attention(int d_in, const AttentionConfig& cfg) {
+    check_config(cfg);
+    if (d_in < 1 || d_in > 4096) throw ConfigError("d_in must be between 1 and 4096");
+    AttentionModule m{cfg, d_in, {}, std::nullopt, std::nullopt, TorchGenerator(cfg.seed)};
+    TorchGenerator& gen = m.generator_after_init;
+    switch (cfg.variant) {
+    case Variant::Simplified:  // 3.3 has no weights
+        break;
+    case Variant::SelfV1:
+    case Variant::Cross:  // 004: every module is built before the second input is drawn
+        for (int i = 0; i < cfg.heads; ++i) m.projections.push_back(rand_projections(gen, d_in, cfg.d_out, cfg.d_out_v));
+        if (cfg.variant == Variant::Cross) m.random_kv = torch_rand(gen, cfg.kv_len, d_in);
+        break;
+    case Variant::SelfV2:
+    case Variant::Causal:
+    case Variant::MhaWrapper:  // one SelfAttention_v2 / CausalAttention per head
+        for (int i = 0; i < cfg.heads; ++i) m.projections.push_back(linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias));
+        break;
+    case Variant::Mha:  // one projection each, split into heads at forward; then out_proj
+        m.projections.push_back(linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias));
+        m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
+        break;
+    }
+    return m;
+}
+
+Trace attention_weights(const AttentionModule& m, const Matrix& x, const Matrix* x2) {
+    check_inputs(m, x, x2);
+    const AttentionConfig& cfg = m.cfg;
     Trace t;
     t.variant = variant_name(cfg.variant);
+    t.forward_generator = m.generator_after_init;
     t.model.add("inputs", x, Axis::Tokens, Axis::Features, Scale::Signed);
-    TorchGenerator gen(cfg.seed);
 
     switch (cfg.variant) {
     case Variant::Simplified: {  // 3.3: the inputs are queries, keys and values
@@ -155,40 +182,36 @@ Trace attention_weights(const Matrix& x, const Matrix* x2, const AttentionConfig
         break;
     }
     case Variant::SelfV1:
-    case Variant::Cross: {  // 004: every module is built before the second input is drawn
-        std::vector<Projections> ps;
-        for (int i = 0; i < cfg.heads; ++i) ps.push_back(rand_projections(gen, d_in, cfg.d_out, cfg.d_out_v));
+    case Variant::Cross: {
         const Matrix* kv_input = &x;
         Axis key_axis = Axis::Tokens;
         if (cfg.variant == Variant::Cross) {
-            t.model.add("inputs2", x2 ? *x2 : torch_rand(gen, cfg.kv_len, d_in), Axis::KeyTokens,
-                        Axis::Features, Scale::Signed);
+            t.model.add("inputs2", x2 ? *x2 : *m.random_kv, Axis::KeyTokens, Axis::Features, Scale::Signed);
             kv_input = &t.model.at("inputs2");
             key_axis = Axis::KeyTokens;
         }
-        for (const Projections& p : ps) t.heads.push_back(head_weights(p, x, *kv_input, cfg.causal, key_axis));
+        const Matrix mask = forward_mask(cfg.causal, x.rows(), kv_input->rows());
+        for (const Projections& p : m.projections) t.heads.push_back(head_weights(p, x, *kv_input, mask, key_axis));
         break;
     }
     case Variant::SelfV2:
     case Variant::Causal:
-    case Variant::MhaWrapper: {  // one CausalAttention (or SelfAttention_v2) per head
-        std::vector<Projections> ps;
-        for (int i = 0; i < cfg.heads; ++i) ps.push_back(linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias));
-        const bool causal = cfg.variant != Variant::SelfV2 || cfg.causal;
-        for (const Projections& p : ps) t.heads.push_back(head_weights(p, x, x, causal, Axis::Tokens));
+    case Variant::MhaWrapper: {
+        const Matrix mask = forward_mask(cfg.variant != Variant::SelfV2 || cfg.causal, x.rows(), x.rows());
+        for (const Projections& p : m.projections) t.heads.push_back(head_weights(p, x, x, mask, Axis::Tokens));
         break;
     }
-    case Variant::Mha: {  // weight splits: one projection, each head a slice of its columns
-        const Projections all = linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias);
-        const Linear out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
-        t.model.add("W_out", out_proj.weight, Axis::Features, Axis::Features, Scale::Signed);
-        t.model.add("b_out", *out_proj.bias, Axis::One, Axis::Features, Scale::Signed);
+    case Variant::Mha: {  // weight splits: each head is a slice of the projections' columns
+        const Projections& all = m.projections[0];
+        t.model.add("W_out", m.out_proj->weight, Axis::Features, Axis::Features, Scale::Signed);
+        t.model.add("b_out", *m.out_proj->bias, Axis::One, Axis::Features, Scale::Signed);
         const Matrix queries = project(x, all.W_query, all.b_query);  // T x d_out
         const Matrix keys = project(x, all.W_key, all.b_key);
         const Matrix values = project(x, all.W_value, all.b_value);
         const int hd = cfg.d_out / cfg.heads;
+        const Matrix mask = causal_mask(static_cast<int>(x.rows()), static_cast<int>(x.rows()));
         t.heads.resize(static_cast<size_t>(cfg.heads));
-        const auto slice = [hd](const Matrix& m, int h) -> Matrix { return m.middleCols(h * hd, hd); };
+        const auto slice = [hd](const Matrix& mat, int h) -> Matrix { return mat.middleCols(h * hd, hd); };
         const auto slice_bias = [hd](const std::optional<RowVector>& b, int h) -> std::optional<RowVector> {
             if (!b) return std::nullopt;
             return RowVector(b->segment(h * hd, hd));
@@ -198,12 +221,11 @@ Trace attention_weights(const Matrix& x, const Matrix* x2, const AttentionConfig
             const Projections p{slice(all.W_query, h), slice(all.W_key, h), slice(all.W_value, h),
                                 slice_bias(all.b_query, h), slice_bias(all.b_key, h), slice_bias(all.b_value, h)};
             t.heads[static_cast<size_t>(h)] =
-                head_weights(p, slice(queries, h), slice(keys, h), slice(values, h), true, Axis::Tokens);
+                head_weights(p, slice(queries, h), slice(keys, h), slice(values, h), mask, Axis::Tokens);
         }
         break;
     }
     }
-    t.forward_generator = gen;
     return t;
 }
 
@@ -242,12 +264,12 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
 #pragma omp parallel for schedule(static)
         for (int h = 0; h < H; ++h) {
             HeadTrace& head = t.heads[static_cast<size_t>(h)];
-            const Matrix& factor = factors[static_cast<size_t>(b)][static_cast<size_t>(h)];
+            Matrix& factor = factors[static_cast<size_t>(b)][static_cast<size_t>(h)];
             Matrix dropped = head.at("weights").cwiseProduct(factor);
             contexts[static_cast<size_t>(h)] = dropped * head.at("values");  // (T x T_kv) @ (T_kv x d_v) -> T x d_v
             if (b == 0) {
                 if (has_dropout) {
-                    head.set("dropout_mask", factor, Axis::Tokens, Axis::Tokens, Scale::Factor);
+                    head.set("dropout_mask", std::move(factor), Axis::Tokens, Axis::Tokens, Scale::Factor);
                     head.set("dropped_weights", std::move(dropped), Axis::Tokens, Axis::Tokens, Scale::Probability);
                 }
                 head.set("context", contexts[static_cast<size_t>(h)], Axis::Tokens, Axis::Features, Scale::Signed);
@@ -274,10 +296,14 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
     }
 }
 
-Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg) {
-    Trace t = attention_weights(x, x2, cfg);
-    attention_output(t, cfg);
+Trace forward(const AttentionModule& module, const Matrix& x, const Matrix* x2) {
+    Trace t = attention_weights(module, x, x2);
+    attention_output(t, module.cfg);
     return t;
+}
+
+Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg) {
+    return forward(build_attention(static_cast<int>(x.cols()), cfg), x, x2);
 }
 
 }  // namespace attn

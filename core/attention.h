@@ -2,10 +2,12 @@
 // The attention variants of the seed documents, each a plain forward function that
 // records every stage. Names follow the book (chapter 3) and seed 004.
 #include <cstdint>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "torch_random.h"
 #include "trace.h"
 
 namespace attn {
@@ -37,15 +39,37 @@ struct ConfigError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Builds the module from cfg.seed and runs its forward on x (T x d_in; for cross,
-// x2 holds the keys' input or is null for torch.rand rows). Every stage is recorded.
-Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg);
+// The projections of one head, in the `x @ W` orientation (torch's Linear weight.T).
+struct Projections {
+    Matrix W_query, W_key, W_value;
+    std::optional<RowVector> b_query, b_key, b_value;
+};
 
-// The two halves of run_attention, so that a dropout change reruns only the second:
-// build the module and compute everything up to the softmax weights ...
-Trace attention_weights(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg);
-// ... then dropout, context vectors, head concatenation, out_proj and the output.
+// The parameters of a module, built from cfg.seed in the order its class builds them.
+struct AttentionModule {
+    AttentionConfig cfg;
+    int d_in = 0;
+    // One per head; for mha a single entry holding the full (split at forward) matrices.
+    std::vector<Projections> projections;
+    std::optional<Linear> out_proj;      // mha
+    std::optional<Matrix> random_kv;     // cross without a second text: torch.rand(kv_len, d_in)
+    TorchGenerator generator_after_init{0};  // what the forward's dropout continues from
+};
+
+// Throws ConfigError for a configuration the module's class would reject.
+AttentionModule build_attention(int d_in, const AttentionConfig& cfg);
+
+// The forward pass up to the softmax weights, every stage recorded. For cross, x2
+// holds the keys' input (null: the module's random rows).
+Trace attention_weights(const AttentionModule& module, const Matrix& x, const Matrix* x2);
+// Then dropout, context vectors, head concatenation, out_proj and the output: the
+// part a change of the dropout rate or training mode reruns.
 void attention_output(Trace& trace, const AttentionConfig& cfg);
+
+// Both halves.
+Trace forward(const AttentionModule& module, const Matrix& x, const Matrix* x2);
+// Builds the module from cfg.seed and runs its forward.
+Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg);
 
 // softmax over each row, as torch.softmax(dim=-1) in float; -inf gives 0.
 // Throws ConfigError if a row is -inf throughout (torch would silently give NaN).

@@ -1,0 +1,12 @@
+#pragma once
+
+namespace attn {
+
+// A full trace at T = 1024 with 12 heads holds ~400 MB of stage matrices. By default
+// glibc hands each 4 MB matrix back to the kernel when it is freed, so the next
+// forward page-faults ~100k fresh pages (measured: 40% of its time). Programs that
+// compute trace after trace (the CLI's --time, the app, the benchmarks) call this once
+// at start-up so that freed matrices stay mapped and are reused.
+void keep_freed_memory_mapped();
+
+}  // namespace attn
