@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "bpe_tokenizer.h"
 #include "embedding.h"
+#include "simple_tokenizer.h"
 
 namespace attn {
 
@@ -12,15 +14,48 @@ constexpr size_t kMaxTokens = 4096;
 constexpr int64_t kWordsVocabSize = 50000;  // seed 004's nn.Embedding(50_000, 3)
 constexpr int64_t kMaxTableElements = 400'000'000;
 
-std::vector<Tokenized> tokenize(const Settings& s, const std::vector<std::string>& texts) {
-    if (s.tokenizer != "words") throw InputError("unknown tokenizer '" + s.tokenizer + "' (words)");
-    const WordsTokenizer words(texts);
-    std::vector<Tokenized> out;
-    for (const std::string& t : texts) out.push_back(words.encode(t));
-    return out;
+const Gpt2Tokenizer& gpt2_tokenizer() {
+    static const Gpt2Tokenizer tokenizer;  // 9 ms to load: once per process
+    return tokenizer;
 }
 
-int64_t default_vocab_size(const Settings&) { return kWordsVocabSize; }
+// Tokenizes the texts; vocab_size is set to the tokenizer's vocabulary size.
+std::vector<Tokenized> tokenize(const Settings& s, const std::vector<std::string>& texts, int64_t& vocab_size) {
+    std::vector<Tokenized> out;
+    if (s.tokenizer == "words") {
+        const WordsTokenizer words(texts);
+        for (const std::string& t : texts) out.push_back(words.encode(t));
+        vocab_size = kWordsVocabSize;
+    } else if (s.tokenizer == "simple") {
+        // The vocabulary comes from a corpus: the file the user chose, else the typed texts.
+        std::string corpus;
+        if (s.corpus_file) corpus = SimpleTokenizerV2::load_corpus(*s.corpus_file);
+        else for (const std::string& t : texts) corpus += t + "\n";
+        const SimpleTokenizerV2 simple(corpus);
+        for (const std::string& t : texts) {
+            Tokenized tok = simple.encode(t);
+            for (const int64_t id : tok.ids)
+                tok.special.push_back(id == simple.end_of_text_id() || id == simple.unknown_id());
+            out.push_back(std::move(tok));
+        }
+        vocab_size = simple.vocab_size();
+    } else if (s.tokenizer == "gpt2") {
+        const Gpt2Tokenizer& gpt2 = gpt2_tokenizer();
+        for (const std::string& t : texts) {
+            Gpt2Encoding enc = gpt2.encode_with_spans(t);
+            for (size_t i = 0; i < enc.tokenized.ids.size(); ++i) {
+                enc.tokenized.special.push_back(gpt2.is_special(enc.tokenized.ids[i]));
+                enc.tokenized.word.push_back(static_cast<int64_t>(enc.words[i]));
+            }
+            out.push_back(std::move(enc.tokenized));
+        }
+        vocab_size = gpt2.vocab_size();
+    } else {
+        throw InputError("unknown tokenizer '" + s.tokenizer + "' (words, simple, gpt2)");
+    }
+    if (s.corpus_file && s.tokenizer != "simple") throw InputError("a corpus file is only used by the simple tokenizer");
+    return out;
+}
 
 bool all_book_words(const std::vector<Tokenized>& texts) {
     for (const Tokenized& t : texts)
@@ -29,7 +64,8 @@ bool all_book_words(const std::vector<Tokenized>& texts) {
     return true;
 }
 
-std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& texts, std::string& used) {
+std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& texts, int64_t tokenizer_vocab,
+                                   std::string& used) {
     size_t longest = 0;
     for (const Tokenized& t : texts) longest = std::max(longest, t.ids.size());
     std::optional<int64_t> context_length;
@@ -56,7 +92,7 @@ std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& te
         used = "book";
         return embed_book(s.embed_seed, ids, context_length);
     }
-    const int64_t vocab = s.vocab_size.value_or(default_vocab_size(s));
+    const int64_t vocab = s.vocab_size.value_or(tokenizer_vocab);
     if (vocab * s.d_in > kMaxTableElements)
         throw InputError("the embedding table vocab_size x d_in = " + std::to_string(vocab * s.d_in) +
                          " is larger than " + std::to_string(kMaxTableElements));
@@ -86,7 +122,8 @@ Run compute(const Settings& s) {
     if (cross && s.text2) texts.push_back(*s.text2);
 
     Run run;
-    std::vector<Tokenized> tokenized = tokenize(s, texts);
+    int64_t tokenizer_vocab = 0;
+    std::vector<Tokenized> tokenized = tokenize(s, texts, tokenizer_vocab);
     for (size_t i = 0; i < tokenized.size(); ++i) {
         const std::string which = i == 0 ? "the text" : "the second text";
         if (tokenized[i].ids.empty()) throw InputError(which + " is empty");
@@ -94,7 +131,7 @@ Run compute(const Settings& s) {
             throw InputError(which + " has " + std::to_string(tokenized[i].ids.size()) + " tokens; at most " +
                              std::to_string(kMaxTokens) + " are shown");
     }
-    std::vector<EmbeddingStages> embedded = embed(s, tokenized, run.embedding);
+    std::vector<EmbeddingStages> embedded = embed(s, tokenized, tokenizer_vocab, run.embedding);
 
     const Matrix* x2 = embedded.size() > 1 ? &embedded[1].inputs : nullptr;
     run.trace = run_attention(embedded[0].inputs, x2, attention_config(s));

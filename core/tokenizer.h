@@ -11,6 +11,9 @@ namespace attn {
 struct Tokenized {
     std::vector<std::string> tokens;  // as a reader should see each token (UTF-8)
     std::vector<int64_t> ids;         // same length as tokens
+    // Filled where the tokenizer knows them (else empty):
+    std::vector<bool> special;        // <|endoftext|>, <|unk|>
+    std::vector<int64_t> word;        // pieces of one word share a value (GPT-2's sub-words)
 };
 
 // Thrown for input a tokenizer cannot take (an unknown word, an unreadable corpus, ...);
