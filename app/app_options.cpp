@@ -28,7 +28,8 @@ float parse_float(const std::string& flag, const std::string& text, float lo, fl
 
 std::string app_usage() {
     return "usage: attnscope [attnscope-cli flags] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
-           "  [--ui-scale 1..3] [--head N] [--size WxH] [--bench-frames N] [--bench-changes N]\n";
+           "  [--ui-scale 1..3] [--head N] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
+           "  [--bench-change seed|dropout]\n";
 }
 
 AppOptions parse_app_options(const std::vector<std::string>& rest) {
@@ -46,6 +47,11 @@ AppOptions parse_app_options(const std::vector<std::string>& rest) {
         else if (flag == "--head") o.selected_head = parse_int(flag, value(), 1, 64) - 1;
         else if (flag == "--bench-frames") o.bench_frames = parse_int(flag, value(), 1, 100000);
         else if (flag == "--bench-changes") o.bench_changes = parse_int(flag, value(), 1, 10000);
+        else if (flag == "--bench-change") {
+            o.bench_change = value();
+            if (o.bench_change != "seed" && o.bench_change != "dropout")
+                throw OptionsError("--bench-change takes seed or dropout, got '" + o.bench_change + "'");
+        }
         else if (flag == "--size") {
             const std::string& v = value();
             const size_t x = v.find('x');

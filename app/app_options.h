@@ -16,7 +16,8 @@ struct AppOptions {
     int selected_head = 0;                  // 0-based
     int width = 1280, height = 800;
     int bench_frames = 0;   // draw this many frames as fast as possible and print their times
-    int bench_changes = 0;  // change the seed this many times and print change-to-view latency
+    int bench_changes = 0;  // change a control this many times and print change-to-view latency
+    std::string bench_change = "seed";  // which control: seed | dropout
 };
 
 struct OptionsError : std::runtime_error {

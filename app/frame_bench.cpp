@@ -37,6 +37,13 @@ bool FrameBench::wants_change() const {
            static_cast<int>(latency_ms_.size()) < changes_wanted_;
 }
 
+void FrameBench::make_change(ControlValues& c) const {
+    if (change_ == "dropout")
+        c.dropout = c.dropout < 0.15f ? 0.2f : 0.1f;
+    else
+        c.seed = (c.seed + 1) % 1000;
+}
+
 bool FrameBench::change_shown(std::chrono::steady_clock::time_point requested, double compute_ms) {
     latency_ms_.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested).count());

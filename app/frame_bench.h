@@ -5,11 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "control_values.h"
+
 namespace app {
 
 class FrameBench {
 public:
-    FrameBench(int frames, int changes) : frames_wanted_(frames), changes_wanted_(changes) {}
+    // `change` is what each change does: "seed" (a full recompute) or "dropout" (only
+    // the stages after the weights).
+    FrameBench(int frames, int changes, std::string change)
+        : frames_wanted_(frames), changes_wanted_(changes), change_(std::move(change)) {}
     bool active() const { return frames_wanted_ > 0 || changes_wanted_ > 0; }
     bool done() const;
 
@@ -19,10 +24,12 @@ public:
     // benchmark wants the next change now.
     bool change_shown(std::chrono::steady_clock::time_point requested, double compute_ms);
     bool wants_change() const;
+    void make_change(ControlValues& c) const;
     void print() const;  // to stdout
 
 private:
     int frames_wanted_, changes_wanted_;
+    std::string change_;
     std::vector<double> frame_ms_, latency_ms_, compute_ms_;
     std::chrono::steady_clock::time_point last_frame_{};
     bool timing_started_ = false;

@@ -95,11 +95,12 @@ int main(int argc, char** argv) {
             exit_code = 1;
         }
         app::HeatmapCache cache;
+        app::ViewMemo memo;
         app::Session session(startup->settings, [] { glfwPostEmptyEvent(); });
         session.selected_head = opts.selected_head;
         std::optional<app::StateFile> state;
         if (opts.state_out) state.emplace(*opts.state_out);
-        app::FrameBench bench(opts.bench_frames, opts.bench_changes);
+        app::FrameBench bench(opts.bench_frames, opts.bench_changes, opts.bench_change);
         app::FrameReport report;
         int settled_frames = 0;  // frames drawn with nothing left to recompute
         uint64_t shown_version = 0;
@@ -125,13 +126,13 @@ int main(int argc, char** argv) {
             const ImGuiIO& io = ImGui::GetIO();
             if (io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q)) glfwSetWindowShouldClose(window, GLFW_TRUE);
             if (bench.wants_change() && !change_pending && !session.computing()) {
-                session.controls.seed = (session.controls.seed + 1) % 1000;
+                bench.make_change(session.controls);
                 change_pending = true;
             }
             session.update();
             report = app::FrameReport{};
             const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), session.run_version()};
-            app::draw_window(session, ui_scale, ctx, report);
+            app::draw_window(session, ui_scale, ctx, memo, report);
             session.update();  // a control changed this frame starts its recompute now
             ImGui::Render();
             cache.end_frame();

@@ -42,12 +42,12 @@ Layout layout_of(const MatrixRequest& req, const DrawContext& ctx) {
     l.cell = ImVec2(l.heat.x / static_cast<float>(cols), l.heat.y / static_cast<float>(rows));
     ImGui::PushFont(ctx.fonts.small);
     const float line = ImGui::GetTextLineHeight();
-    if (!req.row_labels.empty() && l.cell.y >= line * 0.9f) {
+    if (req.row_labels && l.cell.y >= line * 0.9f) {
         float widest = 0.0f;
-        for (const std::string& s : req.row_labels) widest = std::max(widest, ImGui::CalcTextSize(s.c_str()).x);
+        for (const std::string& s : *req.row_labels) widest = std::max(widest, ImGui::CalcTextSize(s.c_str()).x);
         l.row_label_w = std::min(widest, kMaxRowLabelPx * ctx.ui_scale) + 6.0f * ctx.ui_scale;
     }
-    if (!req.col_labels.empty() && l.cell.x >= ImGui::CalcTextSize("00").x) l.col_label_h = line + 2.0f;
+    if (req.col_labels && l.cell.x >= ImGui::CalcTextSize("00").x) l.col_label_h = line + 2.0f;
     ImGui::PopFont();
     return l;
 }
@@ -58,16 +58,16 @@ void draw_labels(const MatrixRequest& req, const Layout& l, ImVec2 origin, const
     const ImU32 hot = IM_COL32(200, 30, 30, 255);
     const float line = ImGui::GetTextLineHeight();
     if (l.row_label_w > 0.0f)
-        for (size_t r = 0; r < req.row_labels.size(); ++r) {
-            const std::string s = fit(req.row_labels[r], l.row_label_w - 6.0f);
+        for (size_t r = 0; r < req.row_labels->size(); ++r) {
+            const std::string s = fit((*req.row_labels)[r], l.row_label_w - 6.0f);
             const float w = ImGui::CalcTextSize(s.c_str()).x;
             const float y = origin.y + l.col_label_h + l.cell.y * (static_cast<float>(r) + 0.5f) - line * 0.5f;
             dl->AddText(ImVec2(origin.x + l.row_label_w - 6.0f - w, y),
                         static_cast<int>(r) == p.row ? hot : normal, s.c_str());
         }
     if (l.col_label_h > 0.0f)
-        for (size_t c = 0; c < req.col_labels.size(); ++c) {
-            const std::string s = fit(req.col_labels[c], l.cell.x - 2.0f);
+        for (size_t c = 0; c < req.col_labels->size(); ++c) {
+            const std::string s = fit((*req.col_labels)[c], l.cell.x - 2.0f);
             const float w = ImGui::CalcTextSize(s.c_str()).x;
             const float x = origin.x + l.row_label_w + l.cell.x * (static_cast<float>(c) + 0.5f) - w * 0.5f;
             dl->AddText(ImVec2(x, origin.y), static_cast<int>(c) == p.col ? hot : normal, s.c_str());
@@ -134,7 +134,12 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     const ImTextureID tex = heatmap.texture(ctx.painter, static_cast<int>(l.heat.x), static_cast<int>(l.heat.y),
                                             req.scale, grid);
     ImGui::SetCursorScreenPos(p.min);
+    // Heatmaps are opaque: drawing them without blending saves software GL a
+    // read-modify-write of every pixel they cover.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }, nullptr);
     ImGui::Image(tex, l.heat);
+    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
     p.visible = ImGui::IsItemVisible();
     p.hovered = ImGui::IsItemHovered();
     p.clicked = ImGui::IsItemClicked();
@@ -144,7 +149,6 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
         p.row = std::clamp(static_cast<int>((m.y - p.min.y) / l.cell.y), 0, static_cast<int>(req.values->rows()) - 1);
     }
 
-    ImDrawList* dl = ImGui::GetWindowDrawList();
     ImGui::PushFont(ctx.fonts.small);
     draw_labels(req, l, origin, p, dl);
     p.values_rounded = draw_values(req, p, ctx, dl);

@@ -25,8 +25,8 @@ struct MatrixRequest {
     const attn::Matrix* values = nullptr;
     const attn::Matrix* masked_by = nullptr;  // cells drawn as masked where this is 1
     ColorScale scale;
-    std::vector<std::string> row_labels;  // empty: no labels
-    std::vector<std::string> col_labels;
+    const std::vector<std::string>* row_labels = nullptr;  // null: no labels
+    const std::vector<std::string>* col_labels = nullptr;
     ImVec2 max_size;                      // of the heatmap itself, in pixels
     float max_cell = 64.0f;               // largest cell side, in pixels
     bool show_values = true;              // numbers in cells that are big enough

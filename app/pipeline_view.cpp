@@ -25,16 +25,17 @@ const attn::Matrix* mask_for(const Card& card) {
     return mask ? &mask->value : nullptr;
 }
 
-MatrixRequest request_for(const attn::Run& run, const Card& card, const std::string& key, const DrawContext& ctx) {
+MatrixRequest request_for(const attn::Run& run, const Card& card, const std::string& key, const DrawContext& ctx,
+                          ViewMemo& memo) {
     const attn::Stage& s = *card.stage;
     const float side = (is_token_by_token(s) ? 380.0f : 240.0f) * ctx.ui_scale;
     MatrixRequest req;
     req.key = key;
     req.values = &s.value;
     req.masked_by = mask_for(card);
-    req.scale = color_scale_for(s);
-    req.row_labels = axis_labels(run, s.rows, static_cast<int>(s.value.rows()));
-    req.col_labels = axis_labels(run, s.cols, static_cast<int>(s.value.cols()));
+    req.scale = memo.scale(s, ctx.run_version);
+    req.row_labels = &memo.labels(run, s.rows, static_cast<int>(s.value.rows()), ctx.run_version);
+    req.col_labels = &memo.labels(run, s.cols, static_cast<int>(s.value.cols()), ctx.run_version);
     req.max_size = ImVec2(side, side);
     req.max_cell = is_token_by_token(s) ? 64.0f : 52.0f;
     return req;
@@ -62,6 +63,29 @@ float card_width(const MatrixRequest& req, const std::string& heading, const Dra
 }
 
 }  // namespace
+
+void ViewMemo::forget_older_than(uint64_t run_version) {
+    if (run_version == version_) return;
+    scales_.clear();
+    labels_.clear();
+    version_ = run_version;
+}
+
+const ColorScale& ViewMemo::scale(const attn::Stage& stage, uint64_t run_version) {
+    forget_older_than(run_version);
+    const auto it = scales_.find(&stage.value);
+    if (it != scales_.end()) return it->second;
+    return scales_[&stage.value] = color_scale_for(stage);
+}
+
+const std::vector<std::string>& ViewMemo::labels(const attn::Run& run, attn::Axis axis, int count,
+                                                 uint64_t run_version) {
+    forget_older_than(run_version);
+    const auto key = std::make_pair(static_cast<int>(axis), count);
+    const auto it = labels_.find(key);
+    if (it != labels_.end()) return it->second;
+    return labels_[key] = axis_labels(run, axis, count);
+}
 
 void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext& ctx, HeatmapRegistry& shown) {
     const auto& heads = run.trace.heads;
@@ -102,7 +126,7 @@ void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext
     draw_legend(ColorScale{}, std::min(side * 2.0f, 300.0f * ctx.ui_scale), ctx);
 }
 
-void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, HeatmapRegistry& shown) {
+void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, HeatmapRegistry& shown) {
     const attn::Trace& t = run.trace;
     const attn::HeadTrace* h = t.heads.empty() ? nullptr : &t.heads[static_cast<size_t>(head)];
     // The module's output is not a stage of the trace; it is drawn like one.
@@ -126,7 +150,7 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, Heatm
         const Card& card = cards[i];
         const attn::Stage& s = *card.stage;
         if (s.value.size() == 0) continue;
-        const MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx);
+        const MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx, memo);
         const std::string heading = std::to_string(i + 1) + "  " + stage_title(s.name);
         const float w = card_width(req, heading, ctx);
         if (i > 0 && x + arrow_w + w <= avail) {

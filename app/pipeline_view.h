@@ -18,7 +18,21 @@ struct HeatmapInfo {
 // for the per-head view: what a test needs to find a cell on screen.
 using HeatmapRegistry = std::map<std::string, HeatmapInfo>;
 
+// What the view derives from a run and would otherwise recompute every frame: the
+// colour range of each matrix (a scan of up to millions of values) and axis labels.
+class ViewMemo {
+public:
+    const ColorScale& scale(const attn::Stage& stage, uint64_t run_version);
+    const std::vector<std::string>& labels(const attn::Run& run, attn::Axis axis, int count, uint64_t run_version);
+
+private:
+    void forget_older_than(uint64_t run_version);
+    uint64_t version_ = UINT64_MAX;
+    std::map<const attn::Matrix*, ColorScale> scales_;
+    std::map<std::pair<int, int>, std::vector<std::string>> labels_;
+};
+
 void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext& ctx, HeatmapRegistry& shown);
-void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, HeatmapRegistry& shown);
+void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, HeatmapRegistry& shown);
 
 }  // namespace app

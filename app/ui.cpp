@@ -52,7 +52,7 @@ void run_summary(const Session& session, const attn::Run& run) {
     ImGui::PopStyleColor();
 }
 
-void view(Session& session, const DrawContext& ctx, FrameReport& report) {
+void view(Session& session, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run* run = session.run();
     if (session.computing())
         ImGui::TextColored(ImVec4(0.1f, 0.3f, 0.8f, 1.0f), "computing…");
@@ -74,25 +74,25 @@ void view(Session& session, const DrawContext& ctx, FrameReport& report) {
     ImGui::PushFont(ctx.fonts.heading);
     ImGui::Text("Pipeline of head %d", session.selected_head + 1);
     ImGui::PopFont();
-    draw_pipeline(*run, session.selected_head, ctx, report.heatmaps);
+    draw_pipeline(*run, session.selected_head, ctx, memo, report.heatmaps);
 }
 
 }  // namespace
 
-void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, FrameReport& report) {
+void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);
     ImGui::Begin("attnscope", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                     ImGuiWindowFlags_NoBringToFrontOnFocus);
+                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground);
     const float panel = std::min(330.0f * ctx.ui_scale, vp->WorkSize.x * 0.4f);
     ImGui::BeginChild("controls", ImVec2(panel, 0.0f), true);
     draw_controls(session, ui_scale, ctx.fonts, report.widgets);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
-    view(session, ctx, report);
+    view(session, ctx, memo, report);
     ImGui::EndChild();
     ImGui::End();
 }

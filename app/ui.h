@@ -11,6 +11,6 @@ struct FrameReport {  // where things were drawn this frame, for the state file
     HeatmapRegistry heatmaps;
 };
 
-void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, FrameReport& report);
+void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report);
 
 }  // namespace app
