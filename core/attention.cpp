@@ -76,6 +76,11 @@ Matrix forward_mask(bool causal, Eigen::Index rows, Eigen::Index cols) {
     return causal ? causal_mask(r, c) : Matrix::Zero(r, c);
 }
 
+// Threads cost a few microseconds to wake: below ~1 MFLOP a head, one thread is faster.
+bool worth_threads(Eigen::Index rows, Eigen::Index cols, Eigen::Index depth) {
+    return rows * cols * depth >= (1 << 20);
+}
+
 void check_config(const AttentionConfig& cfg) {
     const auto fail = [](const std::string& why) { throw ConfigError(why); };
     if (cfg.d_out < 1 || cfg.d_out > 4096) fail("d_out must be between 1 and 4096");
@@ -211,12 +216,13 @@ Trace attention_weights(const AttentionModule& m, const Matrix& x, const Matrix*
         const int hd = cfg.d_out / cfg.heads;
         const Matrix mask = causal_mask(static_cast<int>(x.rows()), static_cast<int>(x.rows()));
         t.heads.resize(static_cast<size_t>(cfg.heads));
+        const bool parallel = worth_threads(x.rows(), x.rows(), hd);
         const auto slice = [hd](const Matrix& mat, int h) -> Matrix { return mat.middleCols(h * hd, hd); };
         const auto slice_bias = [hd](const std::optional<RowVector>& b, int h) -> std::optional<RowVector> {
             if (!b) return std::nullopt;
             return RowVector(b->segment(h * hd, hd));
         };
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
         for (int h = 0; h < cfg.heads; ++h) {
             const Projections p{slice(all.W_query, h), slice(all.W_key, h), slice(all.W_value, h),
                                 slice_bias(all.b_query, h), slice_bias(all.b_key, h), slice_bias(all.b_value, h)};
@@ -261,7 +267,9 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
     t.output.assign(static_cast<size_t>(B), Matrix());
     for (int b = 0; b < B; ++b) {
         std::vector<Matrix> contexts(static_cast<size_t>(H));
-#pragma omp parallel for schedule(static)
+        const Matrix& values0 = t.heads[0].at("values");
+        const bool parallel = worth_threads(values0.rows(), values0.rows(), values0.cols());
+#pragma omp parallel for schedule(static) if (parallel)
         for (int h = 0; h < H; ++h) {
             HeadTrace& head = t.heads[static_cast<size_t>(h)];
             Matrix& factor = factors[static_cast<size_t>(b)][static_cast<size_t>(h)];
