@@ -28,7 +28,7 @@ float parse_float(const std::string& flag, const std::string& text, float lo, fl
 
 std::string app_usage() {
     return "usage: attnscope [attnscope-cli flags] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
-           "  [--ui-scale 1..3] [--head N] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
+           "  [--ui-scale 1..3] [--head N] [--show-stage NAME] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
            "  [--bench-change seed|dropout]\n";
 }
 
@@ -44,6 +44,7 @@ AppOptions parse_app_options(const std::vector<std::string>& rest) {
         else if (flag == "--frames") o.frames = parse_int(flag, value(), 1, 100000);
         else if (flag == "--state-out") o.state_out = value();
         else if (flag == "--ui-scale") o.ui_scale = parse_float(flag, value(), 1.0f, 3.0f);
+        else if (flag == "--show-stage") o.show_stage = value();
         else if (flag == "--head") o.selected_head = parse_int(flag, value(), 1, 64) - 1;
         else if (flag == "--bench-frames") o.bench_frames = parse_int(flag, value(), 1, 100000);
         else if (flag == "--bench-changes") o.bench_changes = parse_int(flag, value(), 1, 10000);

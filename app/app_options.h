@@ -14,6 +14,7 @@ struct AppOptions {
     std::optional<std::string> state_out;   // JSON state, rewritten whenever it changes
     float ui_scale = 1.0f;
     int selected_head = 0;                  // 0-based
+    std::string show_stage;                 // scroll the pipeline to this stage at start
     int width = 1280, height = 800;
     int bench_frames = 0;   // draw this many frames as fast as possible and print their times
     int bench_changes = 0;  // change a control this many times and print change-to-view latency

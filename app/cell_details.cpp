@@ -57,6 +57,7 @@ void explain_score(const attn::Run& run, const attn::HeadTrace* head, int r, int
         qn = kn = "x";
     }
     out.push_back(qn + subscript(r + 1) + "·" + kn + subscript(c + 1) + " = " + product_terms(*q, r, *k, c, true));
+    out.push_back("      = " + num((*q).row(r).dot((*k).row(c))));
 }
 
 void explain_weight(const attn::HeadTrace* head, const attn::Stage& stage, int r, int c,

@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
         app::ViewMemo memo;
         app::Session session(startup->settings, [] { glfwPostEmptyEvent(); });
         session.selected_head = opts.selected_head;
+        session.scroll_to_stage = opts.show_stage;
         std::optional<app::StateFile> state;
         if (opts.state_out) state.emplace(*opts.state_out);
         app::FrameBench bench(opts.bench_frames, opts.bench_changes, opts.bench_change);

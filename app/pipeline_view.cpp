@@ -28,7 +28,7 @@ const attn::Matrix* mask_for(const Card& card) {
 MatrixRequest request_for(const attn::Run& run, const Card& card, const std::string& key, const DrawContext& ctx,
                           ViewMemo& memo) {
     const attn::Stage& s = *card.stage;
-    const float side = (is_token_by_token(s) ? 380.0f : 240.0f) * ctx.ui_scale;
+    const float side = (is_token_by_token(s) ? 340.0f : 240.0f) * ctx.ui_scale;
     MatrixRequest req;
     req.key = key;
     req.values = &s.value;
@@ -37,7 +37,7 @@ MatrixRequest request_for(const attn::Run& run, const Card& card, const std::str
     req.row_labels = &memo.labels(run, s.rows, static_cast<int>(s.value.rows()), ctx.run_version);
     req.col_labels = &memo.labels(run, s.cols, static_cast<int>(s.value.cols()), ctx.run_version);
     req.max_size = ImVec2(side, side);
-    req.max_cell = is_token_by_token(s) ? 64.0f : 52.0f;
+    req.max_cell = is_token_by_token(s) ? 56.0f : 48.0f;
     return req;
 }
 
@@ -91,7 +91,7 @@ void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext
     const auto& heads = run.trace.heads;
     const int n = static_cast<int>(heads.size());
     ImGui::PushFont(ctx.fonts.heading);
-    ImGui::Text("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
+    ImGui::TextWrapped("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
     ImGui::PopFont();
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     const float avail = ImGui::GetContentRegionAvail().x;
@@ -126,7 +126,8 @@ void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext
     draw_legend(ColorScale{}, std::min(side * 2.0f, 300.0f * ctx.ui_scale), ctx);
 }
 
-void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, HeatmapRegistry& shown) {
+void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,
+                   HeatmapRegistry& shown) {
     const attn::Trace& t = run.trace;
     const attn::HeadTrace* h = t.heads.empty() ? nullptr : &t.heads[static_cast<size_t>(head)];
     // The module's output is not a stage of the trace; it is drawn like one.
@@ -166,6 +167,10 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
             x = w;
         }
         ImGui::BeginGroup();
+        if (s.name == scroll_to) {
+            ImGui::SetScrollHereY(0.0f);
+            scroll_to.clear();
+        }
         ImGui::PushFont(ctx.fonts.heading);
         ImGui::TextUnformatted(heading.c_str());
         ImGui::PopFont();

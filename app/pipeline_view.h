@@ -33,6 +33,8 @@ private:
 };
 
 void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext& ctx, HeatmapRegistry& shown);
-void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, HeatmapRegistry& shown);
+// Scrolls to the stage named `scroll_to` (and clears it) when it draws that stage.
+void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,
+                   HeatmapRegistry& shown);
 
 }  // namespace app

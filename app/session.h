@@ -18,6 +18,7 @@ public:
 
     ControlValues controls;
     int selected_head = 0;
+    std::string scroll_to_stage;  // the pipeline scrolls to this stage once, then clears it
 
     // Call once a frame: takes a finished run, and asks for a new one when the
     // controls changed since the last request (never otherwise).

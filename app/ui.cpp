@@ -43,7 +43,7 @@ void token_chips(const char* caption, const attn::Tokenized& t, const DrawContex
 void run_summary(const Session& session, const attn::Run& run) {
     const attn::Trace& t = run.trace;
     const std::string embedding = run.embedding == "book" ? "the book's 3-d vectors" : "random nn.Embedding";
-    ImGui::Text("variant %s · %zu head%s · embedding: %s · computed in %.1f ms%s", t.variant.c_str(),
+    ImGui::TextWrapped("variant %s · %zu head%s · embedding: %s · computed in %.1f ms%s", t.variant.c_str(),
                 t.heads.size(), t.heads.size() == 1 ? "" : "s", embedding.c_str(), session.last_compute_ms(),
                 session.last_was_dropout_only() ? " (only the stages after the weights)" : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -74,7 +74,7 @@ void view(Session& session, const DrawContext& ctx, ViewMemo& memo, FrameReport&
     ImGui::PushFont(ctx.fonts.heading);
     ImGui::Text("Pipeline of head %d", session.selected_head + 1);
     ImGui::PopFont();
-    draw_pipeline(*run, session.selected_head, ctx, memo, report.heatmaps);
+    draw_pipeline(*run, session.selected_head, ctx, memo, session.scroll_to_stage, report.heatmaps);
 }
 
 }  // namespace
