@@ -24,6 +24,31 @@ shot ui-scale-2 --ui-scale 2 --variant causal --dropout 0.5
 shot long-text --variant mha --heads 4 --d-in 16 --d-out 16 \
     --text "$(python3 -c 'print(" ".join(f"w{i}" for i in range(300)))')"
 
+# The pipeline's own weight and masked-score heatmaps, scrolled into view, are drawn
+# with the colour map at the engine's values; masked scores are striped.
+FLAGS=(--variant causal --text "Your journey starts with one step")
+headless "$APP" "${FLAGS[@]}" --show-stage weights --state-out "$WORK/p.json" --screenshot "$WORK/p.png" >/dev/null 2>&1
+"$CLI" "${FLAGS[@]}" --stages weights >"$WORK/p-trace.json"
+check "pipeline weights are in view" test "$(json "$WORK/p.json" "s['heatmaps']['weights']['visible']")" = true
+for cell in "1 0" "3 2" "5 5"; do
+    read -r r c <<<"$cell"
+    value=$(json "$WORK/p-trace.json" "s['heads'][0]['weights'][$r][$c]")
+    expected=$($PNG colormap sequential "$value" 0 1)
+    read -r px py <<<"$($PNG cell "$WORK/p.json" weights "$r" "$c")"
+    # Cell values are printed in the middle of big cells: sample near a corner.
+    cw=$(json "$WORK/p.json" "int(s['heatmaps']['weights']['cell'][0])")
+    actual=$($PNG pixel "$WORK/p.png" $((px - cw / 2 + 4)) $((py - cw / 2 + 4)))
+    check "pipeline weight [$r,$c] = $value drawn as ($expected), got ($actual)" python3 -c "
+import sys; a=list(map(int,'$actual'.split())); e=list(map(int,'$expected'.split()))
+sys.exit(0 if all(abs(p-q) <= 3 for p, q in zip(a, e)) else 1)"
+done
+if [ "$(json "$WORK/p.json" "s['heatmaps']['masked_scores']['visible']")" = true ]; then
+    box=$(json "$WORK/p.json" "' '.join(str(int(v)) for v in [s['heatmaps']['masked_scores']['rect'][0] + 5 * s['heatmaps']['masked_scores']['cell'][0], s['heatmaps']['masked_scores']['rect'][1], s['heatmaps']['masked_scores']['rect'][0] + 6 * s['heatmaps']['masked_scores']['cell'][0], s['heatmaps']['masked_scores']['rect'][1] + 8])")
+    check "masked score [0,5] is striped" $PNG masked "$WORK/p.png" $box
+else
+    fail "masked scores are not in view"
+fi
+
 # Unknown flags are refused with one line and exit 2, before any window opens.
 "$APP" --no-such-flag >"$WORK/bad.out" 2>&1
 code=$?
