@@ -1,11 +1,14 @@
-// attnscope-cli: prints every stage of an attention forward pass as one JSON object.
-// Bad input exits 2 with one line on stderr.
+// attnscope-cli: prints every stage of an attention forward pass as one JSON object
+// (or, with --emit-pytorch, a PyTorch program printing it; with --export DIR, writes
+// every stage as files). Bad input exits 2 with one line on stderr.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
 
+#include "export.h"
 #include "memory.h"
 #include "pipeline.h"
+#include "pytorch_emit.h"
 #include "trace_json.h"
 
 namespace {
@@ -42,7 +45,16 @@ int main(int argc, char** argv) {
         for (const std::string& name : s.stages)
             if (std::find(attn::stage_names().begin(), attn::stage_names().end(), name) == attn::stage_names().end())
                 throw attn::ArgsError("unknown stage '" + name + "' in --stages");
+        if (s.emit_pytorch && s.export_dir) throw attn::ArgsError("--emit-pytorch and --export cannot be combined");
         const attn::Run run = attn::compute(s);
+        if (s.emit_pytorch) {
+            std::cout << attn::emit_pytorch(s, run);
+            return std::cout.good() ? 0 : 1;
+        }
+        if (s.export_dir) {
+            attn::export_run(*s.export_dir, run, s.stages);
+            return 0;
+        }
         std::optional<attn::Timing> timing;
         if (s.time_runs > 0) timing = time_forward(run, s);
         attn::write_run_json(std::cout, run, s.stages, timing);

@@ -25,6 +25,8 @@ struct Settings {
     AttentionConfig attention;
     std::vector<std::string> stages;   // CLI output filter; empty = every stage
     int time_runs = 0;                 // CLI --time N
+    bool emit_pytorch = false;         // CLI --emit-pytorch: print a Python program instead
+    std::optional<std::string> export_dir;  // CLI --export DIR: write every stage as files
 };
 
 struct ArgsError : std::runtime_error {

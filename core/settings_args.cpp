@@ -44,8 +44,10 @@ std::string settings_usage() {
            "  [--embedding auto|book|random] [--seed N] [--embed-seed N] [--d-in N] [--d-out N]\n"
            "  [--d-out-v N] [--heads N] [--dropout P] [--qkv-bias] [--batch N] [--pos]\n"
            "  [--vocab-size N] [--context-length N] [--dropout-seed N] [--causal] [--eval]\n"
-           "  [--kv-len N] [--stages a,b,...] [--time N]\n"
-           "Prints every stage of the attention forward pass as one JSON object.\n";
+           "  [--kv-len N] [--stages a,b,...] [--time N] [--emit-pytorch] [--export DIR]\n"
+           "Prints every stage of the attention forward pass as one JSON object;\n"
+           "--emit-pytorch prints a PyTorch program that prints the same JSON instead,\n"
+           "--export DIR writes every stage to DIR as .npy and .csv files.\n";
 }
 
 ParsedArgs parse_settings(const std::vector<std::string>& args) {
@@ -97,6 +99,8 @@ ParsedArgs parse_settings(const std::vector<std::string>& args) {
         else if (flag == "--causal") a.causal = true;
         else if (flag == "--eval") a.training = false;
         else if (flag == "--stages") s.stages = split_commas(value());
+        else if (flag == "--emit-pytorch") s.emit_pytorch = true;
+        else if (flag == "--export") s.export_dir = value();
         else parsed.rest.push_back(flag);
     }
     return parsed;

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `attnscope-cli <flags> --emit-pytorch` (issue 5): the Python program it prints, run with
+# Debian's PyTorch (/usr/bin/python3, python3-torch), prints the same JSON as
+# `attnscope-cli <flags>` — every key both ways, numbers within 1e-5 abs+rel, null where
+# masked — for every variant and the options that change the emitted code.
+# Usage: tests/emit_pytorch.test.sh BUILD_DIR   (ctest passes the build directory)
+set -u
+
+build=${1:?usage: $0 BUILD_DIR}
+cli="$build/attnscope-cli"
+here=$(cd "$(dirname "$0")" && pwd)
+python=/usr/bin/python3
+if [[ ! -x $cli ]]; then
+    echo "FAIL: no executable $cli" >&2
+    exit 1
+fi
+if ! "$python" -c 'import torch' 2>/dev/null; then
+    echo "FAIL: $python cannot import torch: install Debian's python3-torch (scripts/test.sh does)" >&2
+    exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'The cat sat on the mat.\nThe dog ate my homework, quickly!\n' >"$tmp/corpus.txt"
+setup_failed=0
+
+# config NAME FLAGS...: the CLI's JSON as NAME.json, its program as NAME.py
+config() {
+    local name=$1
+    shift
+    if ! "$cli" "$@" >"$tmp/$name.json" 2>"$tmp/err" || ! "$cli" "$@" --emit-pytorch >"$tmp/$name.py" 2>>"$tmp/err"; then
+        echo "FAIL: $name: attnscope-cli failed: $(head -c 300 "$tmp/err")"
+        rm -f "$tmp/$name.json" "$tmp/$name.py"
+        setup_failed=$((setup_failed + 1))
+    fi
+}
+
+life="Life is short, eat dessert first"
+config simplified_batch2 --variant simplified --batch 2
+config self_v1_book --variant self-v1
+config self_v1_004_d_out_v --variant self-v1 --text "$life" --d-out 3 --d-out-v 4
+config self_v1_004_heads_causal_batch2 --variant self-v1 --text "$life" --d-out-v 4 --heads 3 --causal --batch 2
+config self_v1_repeated_words --variant self-v1 --text "a b a c" --d-in 5 --vocab-size 3 --embed-seed 21
+config self_v2_qkv_bias_causal --variant self-v2 --seed 789 --qkv-bias --causal
+config self_v2_book_pos --variant self-v2 --pos --embed-seed 7 --text "step one with starts journey Your"
+config causal_dropout_continues --variant causal --dropout 0.5
+config causal_dropout_seed_batch2 --variant causal --dropout 0.5 --dropout-seed 123 --batch 2
+config causal_eval --variant causal --dropout 0.5 --eval
+config mha_wrapper_bias_dropout --variant mha-wrapper --heads 2 --batch 2 --dropout 0.1 --qkv-bias
+config mha_pos_dropout_batch2 --variant mha --heads 2 --d-out 4 --dropout 0.5 --batch 2 --pos \
+    --text "the cat sat on a warm mat" --d-in 8 --vocab-size 100
+config mha_dropout1_bias --variant mha --heads 3 --d-out 9 --dropout 1 --qkv-bias --text "$life" --d-in 6
+config cross_random_second_input --variant cross --d-out-v 4
+config cross_text2_heads_pos --variant cross --text "a b c d e" --text2 "f g a h i j k l m" --d-in 8 \
+    --d-out 4 --d-out-v 3 --heads 2 --pos --seed 11 --embed-seed 5 --vocab-size 200 --batch 2
+config cross_book_causal --variant cross --text "step one with" --text2 "Your journey" --causal
+config gpt2_mha --variant mha --tokenizer gpt2 --text "Hello, do you like tea? In the sunlit terraces" \
+    --d-in 16 --d-out 8 --heads 2 --pos
+config simple_corpus_causal --variant causal --tokenizer simple --corpus "$tmp/corpus.txt" \
+    --text "The cat ate the moon." --d-in 5 --dropout 0.1
+config simple_own_text --variant self-v2 --tokenizer simple --text "Hello, world. Is this-- a test?" --d-in 4
+config unicode_quotes --variant self-v1 --text "Zürich, café \"q\" it's Äpfel" --d-in 4 --vocab-size 10
+
+# One program the way a student runs it, in its own process: the book's prints, then the
+# JSON as the last line.
+standalone_failed=0
+if ! "$python" "$tmp/causal_dropout_continues.py" >"$tmp/standalone.out" 2>"$tmp/err"; then
+    echo "FAIL: standalone run: $(head -c 300 "$tmp/err")"
+    standalone_failed=1
+else
+    tail -n 1 "$tmp/standalone.out" >"$tmp/standalone.json"
+    if ! "$python" "$here/compare_json.py" "$tmp/causal_dropout_continues.json" "$tmp/standalone.json"; then
+        echo "FAIL: standalone run: its last line is not the CLI's JSON"
+        standalone_failed=1
+    elif [[ $(wc -l <"$tmp/standalone.out") -lt 3 ]]; then
+        echo "FAIL: standalone run: expected the book's prints before the JSON"
+        standalone_failed=1
+    else
+        echo "ok:   standalone run prints the book's tensors, then the CLI's JSON"
+    fi
+fi
+
+# The rest in one Python process (each program as a fresh __main__ with --json).
+"$python" "$here/compare_json.py" --programs "$tmp"
+programs_rc=$?
+if [[ $setup_failed -ne 0 || $standalone_failed -ne 0 || $programs_rc -ne 0 ]]; then
+    echo "emit_pytorch: FAILED ($setup_failed configurations could not be generated)"
+    exit 1
+fi
