@@ -65,7 +65,7 @@ bool all_book_words(const std::vector<Tokenized>& texts) {
 }
 
 std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& texts, int64_t tokenizer_vocab,
-                                   std::string& used) {
+                                   Run& run) {
     size_t longest = 0;
     for (const Tokenized& t : texts) longest = std::max(longest, t.ids.size());
     std::optional<int64_t> context_length;
@@ -89,7 +89,7 @@ std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& te
             }
             ids.push_back(t.ids);
         }
-        used = "book";
+        run.embedding = "book";
         return embed_book(s.embed_seed, ids, context_length);
     }
     const int64_t vocab = s.vocab_size.value_or(tokenizer_vocab);
@@ -103,7 +103,8 @@ std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& te
                                  ", outside vocab_size " + std::to_string(vocab));
         ids.push_back(t.ids);
     }
-    used = "random";
+    run.embedding = "random";
+    run.vocab_size = vocab;
     return embed_random(s.embed_seed, vocab, s.d_in, ids, context_length);
 }
 
@@ -131,7 +132,7 @@ Run compute(const Settings& s) {
             throw InputError(which + " has " + std::to_string(tokenized[i].ids.size()) + " tokens; at most " +
                              std::to_string(kMaxTokens) + " are shown");
     }
-    std::vector<EmbeddingStages> embedded = embed(s, tokenized, tokenizer_vocab, run.embedding);
+    std::vector<EmbeddingStages> embedded = embed(s, tokenized, tokenizer_vocab, run);
 
     const Matrix* x2 = embedded.size() > 1 ? &embedded[1].inputs : nullptr;
     run.trace = run_attention(embedded[0].inputs, x2, attention_config(s));

@@ -1,6 +1,7 @@
 #pragma once
 // Settings -> tokens -> input vectors -> attention trace: the whole path a user
 // sees, shared by the CLI and the app.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -14,6 +15,7 @@ struct Run {
     Tokenized tokens;
     std::optional<Tokenized> tokens2;  // cross-attention's second text
     std::string embedding;             // what was used: "book" or "random"
+    int64_t vocab_size = 0;            // rows of the token embedding table ("random")
     Trace trace;                       // model stages start with the embedding stages
 };
 

@@ -13,7 +13,6 @@ namespace attn {
 
 namespace {
 
-constexpr int64_t kWordsVocabSize = 50000;  // seed 004's nn.Embedding(50_000, 3), as pipeline.cpp
 
 // ---------------------------------------------------------------------------------
 // Python and shell literals
@@ -135,18 +134,6 @@ bool python_splits_like_cli(std::string_view text) {
         i += ch.len;
     }
     return true;
-}
-
-// The vocabulary size the pipeline gives the token table (before --vocab-size).
-int64_t tokenizer_vocab_size(const Settings& s) {
-    if (s.tokenizer == "gpt2") return Gpt2Tokenizer::kVocabSize;
-    if (s.tokenizer == "simple") {
-        std::string corpus;
-        if (s.corpus_file) corpus = SimpleTokenizerV2::load_corpus(*s.corpus_file);
-        else corpus = s.text + "\n" + (s.text2 ? *s.text2 + "\n" : "");
-        return SimpleTokenizerV2(corpus).vocab_size();
-    }
-    return kWordsVocabSize;
 }
 
 // ---------------------------------------------------------------------------------
@@ -795,7 +782,7 @@ void emit_embedding(std::ostream& py, const Settings& s, const Run& run, Names& 
         names.token_embeddings = "token_embeddings";
         second_rows = "token_embeddings2";
     } else {
-        const int64_t vocab = s.vocab_size.value_or(tokenizer_vocab_size(s));
+        const int64_t vocab = run.vocab_size;
         const bool words = s.tokenizer == "words";
         const std::string layer = words ? "embed" : "token_embedding_layer";  // seed 004's name, else chapter 2's
         names.token_embeddings = words ? "embedded_sentence" : "token_embeddings";
