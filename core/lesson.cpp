@@ -1,0 +1,207 @@
+// Lesson files: reading, checking and turning steps into settings (see lesson.h).
+#include "lesson.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "trace_json.h"
+
+namespace attn {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::uintmax_t kMaxLessonBytes = 1 << 20;
+constexpr int kLessonVersion = 1;
+
+const std::vector<std::string> kLessonKeys = {"format", "version", "id", "title", "flags", "steps"};
+const std::vector<std::string> kStepKeys = {"title", "flags", "stage", "head", "cells", "rows", "compare", "text"};
+
+bool contains(const std::vector<std::string>& list, const std::string& s) {
+    return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+std::string joined(const std::vector<std::string>& list) {
+    std::string out;
+    for (const std::string& s : list) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+// Reads JSON fields with messages that name the field, prefixed by where it is.
+class Reader {
+public:
+    explicit Reader(std::string where) : where_(std::move(where)) {}
+    [[noreturn]] void fail(const std::string& why) const { throw LessonError(where_ + ": " + why); }
+
+    void only_keys(const json& j, const std::vector<std::string>& keys) const {
+        for (const auto& [key, value] : j.items())
+            if (!contains(keys, key)) fail("unknown field \"" + key + "\" (known: " + joined(keys) + ")");
+    }
+    std::string string(const json& j, const char* key, bool required) const {
+        if (!j.contains(key)) {
+            if (required) fail(std::string("missing \"") + key + "\"");
+            return {};
+        }
+        if (!j[key].is_string()) fail(std::string("\"") + key + "\" must be a string");
+        return j[key].get<std::string>();
+    }
+    int integer(const json& j, const char* key, int fallback) const {
+        if (!j.contains(key)) return fallback;
+        if (!j[key].is_number_integer() || j[key].get<int64_t>() < 0 || j[key].get<int64_t>() > 4096)
+            fail(std::string("\"") + key + "\" must be a whole number from 0 to 4096");
+        return j[key].get<int>();
+    }
+    std::vector<std::string> strings(const json& j, const char* key) const {
+        if (!j.contains(key)) return {};
+        const json& a = j[key];
+        if (!a.is_array() || !std::all_of(a.begin(), a.end(), [](const json& e) { return e.is_string(); }))
+            fail(std::string("\"") + key + "\" must be a list of strings, e.g. [\"--variant\", \"causal\"]");
+        return a.get<std::vector<std::string>>();
+    }
+    std::vector<int> indices(const json& j, const char* what) const {
+        if (!j.is_array() || !std::all_of(j.begin(), j.end(), [](const json& e) {
+                return e.is_number_integer() && e.get<int64_t>() >= 0 && e.get<int64_t>() <= 65536;
+            }))
+            fail(std::string(what) + " must be a list of whole numbers (counted from 0)");
+        return j.get<std::vector<int>>();
+    }
+
+private:
+    std::string where_;
+};
+
+LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flags, const std::string& where) {
+    const Reader read(where);
+    if (!j.is_object()) read.fail("a step must be an object");
+    read.only_keys(j, kStepKeys);
+    LessonStep step;
+    step.where = where;
+    step.title = read.string(j, "title", true);
+    step.text = read.string(j, "text", true);
+    step.stage = read.string(j, "stage", true);
+    if (!contains(stage_names(), step.stage) && !contains(masking_stage_names(), step.stage))
+        read.fail("unknown stage \"" + step.stage + "\" (" + joined(stage_names()) + ", " +
+                  joined(masking_stage_names()) + ")");
+    step.head = read.integer(j, "head", 0);
+    step.flags = lesson_flags;
+    const std::vector<std::string> own = read.strings(j, "flags");
+    step.flags.insert(step.flags.end(), own.begin(), own.end());
+    if (j.contains("cells")) {
+        if (!j["cells"].is_array()) read.fail("\"cells\" must be a list of [row, column] pairs");
+        for (const json& c : j["cells"]) {
+            const std::vector<int> rc = read.indices(c, "each cell");
+            if (rc.size() != 2) read.fail("each cell must be a [row, column] pair");
+            step.cells.push_back(LessonCell{rc[0], rc[1]});
+        }
+    }
+    if (j.contains("rows")) step.rows = read.indices(j["rows"], "\"rows\"");
+    if (j.contains("compare")) {
+        const std::string name = read.string(j, "compare", true);
+        step.compare = comparison_from_name(name);
+        if (!step.compare) read.fail("unknown comparison \"" + name + "\" (" + joined(comparison_names()) + ")");
+    }
+    return step;
+}
+
+// Every step's flags must give a view, and everything the step names must be in it.
+void validate(const Lesson& lesson) {
+    for (const LessonStep& step : lesson.steps) {
+        const Settings s = step_settings(step);
+        Run run;
+        try {
+            run = compute(s);
+        } catch (const std::exception& e) {
+            throw LessonError(step.where + ": the flags give no view: " + e.what());
+        }
+        validate_step(step, run);
+    }
+}
+
+}  // namespace
+
+std::string lessons_dir() { return std::string(ATTNSCOPE_ASSETS_DIR) + "/lessons"; }
+
+Settings step_settings(const LessonStep& step) {
+    const auto fail = [&](const std::string& why) { throw LessonError(step.where + ": " + why); };
+    ParsedArgs parsed;
+    try {
+        parsed = parse_settings(step.flags);
+    } catch (const ArgsError& e) {
+        fail(std::string("bad flags: ") + e.what());
+    }
+    if (!parsed.rest.empty()) fail("unknown flag '" + parsed.rest[0] + "'");
+    const Settings& s = parsed.settings;
+    // These choose what the CLI prints or writes, not what a student sees.
+    if (parsed.help || !s.stages.empty() || s.time_runs || s.emit_pytorch || s.export_dir)
+        fail("--help, --stages, --time, --emit-pytorch and --export are CLI output options, not lesson controls");
+    return s;
+}
+
+Lesson parse_lesson(const std::string& json_text, const std::string& source) {
+    const Reader read(source);
+    json j;
+    try {
+        j = json::parse(json_text);
+    } catch (const json::parse_error& e) {
+        read.fail(std::string("not valid JSON (") + e.what() + ")");
+    }
+    if (!j.is_object()) read.fail("a lesson is a JSON object");
+    if (read.string(j, "format", true) != "attnscope-lesson")
+        read.fail("\"format\" must be \"attnscope-lesson\", got \"" + j["format"].get<std::string>() + "\"");
+    if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int64_t>() != kLessonVersion)
+        read.fail("\"version\" must be " + std::to_string(kLessonVersion));
+    read.only_keys(j, kLessonKeys);
+    Lesson lesson;
+    lesson.file = source;
+    lesson.id = read.string(j, "id", true);
+    lesson.title = read.string(j, "title", true);
+    const std::vector<std::string> flags = read.strings(j, "flags");
+    if (!j.contains("steps") || !j["steps"].is_array() || j["steps"].empty())
+        read.fail("\"steps\" must be a non-empty list");
+    for (size_t i = 0; i < j["steps"].size(); ++i) {
+        const json& step = j["steps"][i];
+        std::string where = source + ", step " + std::to_string(i + 1);
+        if (step.is_object() && step.contains("title") && step["title"].is_string())
+            where += " (\"" + step["title"].get<std::string>() + "\")";
+        lesson.steps.push_back(parse_step(step, flags, where));
+    }
+    validate(lesson);
+    return lesson;
+}
+
+Lesson load_lesson(const std::string& path) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) throw LessonError(path + ": cannot read: " + ec.message());
+    if (size > kMaxLessonBytes) throw LessonError(path + ": larger than 1 MB, not a lesson");
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) throw LessonError(path + ": cannot read");
+    return parse_lesson(text.str(), path);
+}
+
+LessonLibrary load_lessons(const std::string& dir) {
+    LessonLibrary library;
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".json") files.push_back(entry.path().string());
+    if (ec) library.errors.push_back(dir + ": cannot list: " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+        try {
+            library.lessons.push_back(load_lesson(f));
+        } catch (const LessonError& e) {
+            library.errors.push_back(e.what());
+        }
+    }
+    return library;
+}
+
+}  // namespace attn
