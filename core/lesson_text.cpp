@@ -209,9 +209,7 @@ std::string scalar(const Placeholder& p, Resolver& res) {
     if (p.scalar == "num_heads") return std::to_string(run.trace.heads.size());
     if (p.scalar == "batch") return std::to_string(run.trace.output.size());
     // d_k: the width of the keys a query is compared with (the inputs' for simplified).
-    Ref keys;
-    keys.stage = "keys";
-    const HeadTrace& h = run.trace.heads.at(static_cast<size_t>(res.head(keys)));
+    const HeadTrace& h = run.trace.heads.at(static_cast<size_t>(res.head(Ref{})));  // the step's head
     const Eigen::Index d_k = h.find("keys") ? h.at("keys").cols() : run.trace.model.at("inputs").cols();
     if (p.scalar == "d_k") return std::to_string(d_k);
     return number(static_cast<float>(std::sqrt(static_cast<double>(d_k))));
