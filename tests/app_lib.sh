@@ -45,7 +45,11 @@ start_app() {  # start_app FLAGS...: sets APP_PID and WID; the state goes to $ST
     "$APP" "$@" --state-out "$STATE" >"$WORK/app.log" 2>&1 &
     APP_PID=$!
     WID=$(timeout 20 xdotool search --sync --onlyvisible --name '^attnscope' | head -1)
-    [ -n "$WID" ] && xdotool windowfocus --sync "$WID"
+    if [ -n "$WID" ]; then
+        xdotool windowfocus --sync "$WID"
+    else
+        echo "no window appeared; the app said: $(tail -3 "$WORK/app.log")"
+    fi
 }
 wait_state() {  # wait_state PYTHON_EXPR: until the state (as `s`) satisfies it, at most 30 s
     for _ in $(seq 300); do
@@ -71,7 +75,8 @@ click() {  # click X Y [MODIFIER]
     sleep 0.2
 }
 window_shot() {  # window_shot FILE: the window as the X server shows it
-    import -window "$WID" "$1"
+    # import without a window waits for a click: never call it without one.
+    [ -n "$WID" ] && timeout 20 import -window "$WID" "$1"
 }
 quit_app() {  # quits with ctrl+q; sets APP_EXIT
     hold ctrl+q
