@@ -135,7 +135,10 @@ Matrix softmax_rows(const Matrix& scores) {
         if (max == -std::numeric_limits<float>::infinity())
             throw ConfigError("row " + std::to_string(i) +
                               " of the scores is masked entirely: its softmax is undefined (NaN)");
-        out.row(i) = (scores.row(i).array() - max).exp();
+        // Eigen's vectorised exp clamps its argument near -88, so exp(-inf) would be ~1e-38
+        // rather than torch's exact 0: masked cells are set to 0 explicitly.
+        const auto row = scores.row(i).array();
+        out.row(i) = (row == -std::numeric_limits<float>::infinity()).select(0.0f, (row - max).exp());
         const float inv_sum = 1.0f / out.row(i).sum();  // torch multiplies by 1/sum
         out.row(i) *= inv_sum;
     }
