@@ -27,18 +27,32 @@ Matrix torch_rand(TorchGenerator& gen, int rows, int cols) {
 
 namespace {
 
-// normal_fill_16 of torch's AVX2 kernel: Box-Muller on 16 uniforms in place,
-// element j pairs with j + 8; theta is computed in float as the vector code does.
-void box_muller_16(float* u) {
+// normal_fill_16 of torch's AVX2 kernel, on `blocks` consecutive blocks of 16 uniforms
+// in place: element j of a block pairs with j + 8; theta is computed in float as the
+// vector code does. Eigen's vectorised log/sin/cos stand in for torch's Sleef ones
+// (both within an ulp or two).
+void box_muller_blocks(float* u, int64_t blocks) {
+    using Blocks = Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, 16, Eigen::RowMajor>>;
+    // Row-major like the blocks: with mixed storage orders Eigen falls back to scalar sin/cos.
+    using Halves = Eigen::Array<float, Eigen::Dynamic, 8, Eigen::RowMajor>;
+    constexpr int64_t kChunk = 4096;  // blocks per pass: the temporaries stay in cache
     const float two_pi = static_cast<float>(2.0 * M_PI);
-    for (int j = 0; j < 8; ++j) {
-        const float u1 = 1.0f - u[j];  // [0, 1) -> (0, 1] for the log
-        const float u2 = u[j + 8];
-        const float radius = std::sqrt(-2.0f * std::log(u1));
-        const float theta = two_pi * u2;
-        u[j] = radius * std::cos(theta);
-        u[j + 8] = radius * std::sin(theta);
+    for (int64_t first = 0; first < blocks; first += kChunk) {
+        Blocks m(u + first * 16, std::min(kChunk, blocks - first), 16);
+        const Halves radius = (-2.0f * (1.0f - m.leftCols<8>().array()).log()).sqrt();  // (0, 1] for the log
+        const Halves theta = two_pi * m.rightCols<8>().array();
+        m.leftCols<8>() = (radius * theta.cos()).matrix();
+        m.rightCols<8>() = (radius * theta.sin()).matrix();
     }
+}
+
+float uniform01(uint32_t bits) { return static_cast<float>(bits & ((1u << 24) - 1)) * (1.0f / (1u << 24)); }
+
+bool is_every_row(const std::vector<int64_t>& wanted, int64_t rows) {
+    if (static_cast<int64_t>(wanted.size()) != rows) return false;
+    for (int64_t r = 0; r < rows; ++r)
+        if (wanted[static_cast<size_t>(r)] != r) return false;
+    return true;
 }
 
 }  // namespace
@@ -46,49 +60,66 @@ void box_muller_16(float* u) {
 // torch's normal_fill for n >= 16: draw n uniforms, transform them in blocks of 16,
 // then, when n is not a multiple of 16, draw 16 fresh uniforms for the last 16
 // elements and transform those. Fewer than 16 elements take the double path.
-// Only the blocks that touch a wanted row are transformed; all draws are made.
+// Only the blocks that touch a wanted row are kept and transformed; all draws are made.
 Matrix torch_normal_rows(TorchGenerator& gen, int64_t rows, int cols,
                          const std::vector<int64_t>& wanted) {
-    Matrix out(static_cast<Eigen::Index>(wanted.size()), cols);
     const int64_t n = rows * cols;
     if (n < 16) {
         std::vector<float> all(static_cast<size_t>(n));
         for (auto& v : all) v = static_cast<float>(gen.normal_double(0.0, 1.0));
+        Matrix out(static_cast<Eigen::Index>(wanted.size()), cols);
         for (size_t r = 0; r < wanted.size(); ++r)
-            for (int c = 0; c < cols; ++c) out(r, c) = all[static_cast<size_t>(wanted[r] * cols + c)];
+            for (int c = 0; c < cols; ++c) out(static_cast<Eigen::Index>(r), c) = all[static_cast<size_t>(wanted[r] * cols + c)];
         return out;
     }
-    // Which 16-blocks hold wanted elements (sorted, unique).
+    const int64_t full_blocks = n / 16;
+    const int64_t tail = n % 16;
+    const auto draw_tail = [&](float* last16) {  // the recomputed last 16 elements
+        for (int64_t i = 0; i < tail; ++i) gen.random();  // the partial block's draws, never used
+        if (tail == 0) return;
+        float block[16];
+        for (float& v : block) v = gen.uniform_float(0.0f, 1.0f);
+        box_muller_blocks(block, 1);
+        std::copy(block, block + 16, last16);
+    };
+
+    if (is_every_row(wanted, rows)) {  // the whole table: transform in place
+        Matrix out(rows, cols);
+        float* d = out.data();
+        for (int64_t i = 0; i < full_blocks * 16; ++i) d[i] = uniform01(gen.random());
+        box_muller_blocks(d, full_blocks);
+        float last16[16];
+        draw_tail(last16);
+        if (tail != 0) std::copy(last16, last16 + 16, d + n - 16);
+        return out;
+    }
+
+    // Which 16-blocks hold wanted elements (sorted, unique), and where each is kept.
     std::vector<int64_t> blocks;
     for (int64_t r : wanted)
         for (int64_t b = r * cols / 16; b <= (r * cols + cols - 1) / 16; ++b) blocks.push_back(b);
     std::sort(blocks.begin(), blocks.end());
     blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
-
-    const int64_t full_blocks = n / 16;
     std::vector<float> kept(blocks.size() * 16);
     size_t next = 0;
     for (int64_t b = 0; b < full_blocks; ++b) {
-        const bool keep = next < blocks.size() && blocks[next] == b;
-        for (int j = 0; j < 16; ++j) {
-            const uint32_t bits = gen.random();
-            if (keep) kept[next * 16 + j] = static_cast<float>(bits & ((1u << 24) - 1)) * (1.0f / (1u << 24));
+        if (next < blocks.size() && blocks[next] == b) {
+            for (int j = 0; j < 16; ++j) kept[next * 16 + static_cast<size_t>(j)] = uniform01(gen.random());
+            ++next;
+        } else {
+            for (int j = 0; j < 16; ++j) gen.random();
         }
-        if (keep) box_muller_16(&kept[next++ * 16]);
     }
-    const int64_t tail = n % 16;
-    for (int64_t i = 0; i < tail; ++i) gen.random();  // the partial block's draws, never used
-    float tail_block[16];
-    if (tail != 0) {
-        for (float& v : tail_block) v = gen.uniform_float(0.0f, 1.0f);
-        box_muller_16(tail_block);
-    }
+    box_muller_blocks(kept.data(), static_cast<int64_t>(next));
+    float last16[16];
+    draw_tail(last16);
 
-    auto value_at = [&](int64_t i) {
-        if (tail != 0 && i >= n - 16) return tail_block[i - (n - 16)];
-        const size_t k = static_cast<size_t>(std::lower_bound(blocks.begin(), blocks.end(), i / 16) - blocks.begin());
+    const auto value_at = [&](int64_t i) {
+        if (tail != 0 && i >= n - 16) return last16[i - (n - 16)];
+        const auto k = static_cast<size_t>(std::lower_bound(blocks.begin(), blocks.end(), i / 16) - blocks.begin());
         return kept[k * 16 + static_cast<size_t>(i % 16)];
     };
+    Matrix out(static_cast<Eigen::Index>(wanted.size()), cols);
     for (size_t r = 0; r < wanted.size(); ++r)
         for (int c = 0; c < cols; ++c) out(static_cast<Eigen::Index>(r), c) = value_at(wanted[r] * cols + c);
     return out;
