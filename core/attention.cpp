@@ -135,10 +135,13 @@ Matrix softmax_rows(const Matrix& scores) {
         if (max == -std::numeric_limits<float>::infinity())
             throw ConfigError("row " + std::to_string(i) +
                               " of the scores is masked entirely: its softmax is undefined (NaN)");
-        // Eigen's vectorised exp clamps its argument near -88, so exp(-inf) would be ~1e-38
+        out.row(i) = (scores.row(i).array() - max).exp();
+        // Eigen's vectorised exp clamps its argument near -88, so exp(-inf) is ~1e-38
         // rather than torch's exact 0: masked cells are set to 0 explicitly.
-        const auto row = scores.row(i).array();
-        out.row(i) = (row == -std::numeric_limits<float>::infinity()).select(0.0f, (row - max).exp());
+        const float* in = &scores(i, 0);
+        float* o = &out(i, 0);
+        for (Eigen::Index j = 0; j < scores.cols(); ++j)
+            if (in[j] == -std::numeric_limits<float>::infinity()) o[j] = 0.0f;
         const float inv_sum = 1.0f / out.row(i).sum();  // torch multiplies by 1/sum
         out.row(i) *= inv_sum;
     }
@@ -199,13 +202,15 @@ Trace attention_weights(const AttentionModule& m, const Matrix& x, const Matrix*
             key_axis = Axis::KeyTokens;
         }
         const Matrix mask = forward_mask(cfg.causal, x.rows(), kv_input->rows());
+        t.causal = cfg.causal;
         for (const Projections& p : m.projections) t.heads.push_back(head_weights(p, x, *kv_input, mask, key_axis));
         break;
     }
     case Variant::SelfV2:
     case Variant::Causal:
     case Variant::MhaWrapper: {
-        const Matrix mask = forward_mask(cfg.variant != Variant::SelfV2 || cfg.causal, x.rows(), x.rows());
+        t.causal = cfg.variant != Variant::SelfV2 || cfg.causal;
+        const Matrix mask = forward_mask(t.causal, x.rows(), x.rows());
         for (const Projections& p : m.projections) t.heads.push_back(head_weights(p, x, x, mask, Axis::Tokens));
         break;
     }
@@ -217,6 +222,7 @@ Trace attention_weights(const AttentionModule& m, const Matrix& x, const Matrix*
         const Matrix keys = project(x, all.W_key, all.b_key);
         const Matrix values = project(x, all.W_value, all.b_value);
         const int hd = cfg.d_out / cfg.heads;
+        t.causal = true;
         const Matrix mask = causal_mask(static_cast<int>(x.rows()), static_cast<int>(x.rows()));
         t.heads.resize(static_cast<size_t>(cfg.heads));
         const bool parallel = worth_threads(x.rows(), x.rows(), hd);
@@ -253,16 +259,18 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
 
     // Dropout factors [b][h], drawn in torch's order: the weight-split module drops
     // its (b, heads, T, T) tensor at once; every other module is one forward per head.
+    // For p = 0 or 1 torch draws nothing, so the factors are made in the parallel loop.
+    const bool draws = p > 0.0 && p < 1.0;
     std::vector<std::vector<Matrix>> factors(static_cast<size_t>(B), std::vector<Matrix>(static_cast<size_t>(H)));
     const auto draw = [&](int b, int h) {
         const Matrix& w = t.heads[static_cast<size_t>(h)].at("weights");
         factors[static_cast<size_t>(b)][static_cast<size_t>(h)] =
             torch_dropout_mask(gen, static_cast<int>(w.rows()), static_cast<int>(w.cols()), p);
     };
-    if (cfg.variant == Variant::Mha) {
+    if (draws && cfg.variant == Variant::Mha) {
         for (int b = 0; b < B; ++b)
             for (int h = 0; h < H; ++h) draw(b, h);
-    } else {
+    } else if (draws) {
         for (int h = 0; h < H; ++h)
             for (int b = 0; b < B; ++b) draw(b, h);
     }
@@ -276,8 +284,14 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
         for (int h = 0; h < H; ++h) {
             HeadTrace& head = t.heads[static_cast<size_t>(h)];
             Matrix& factor = factors[static_cast<size_t>(b)][static_cast<size_t>(h)];
+            if (!draws) draw(b, h);  // p = 0 or 1: constant factors, the generator is not touched
             Matrix dropped = head.at("weights").cwiseProduct(factor);
-            contexts[static_cast<size_t>(h)] = dropped * head.at("values");  // (T x T_kv) @ (T_kv x d_v) -> T x d_v
+            // (T x T_kv) @ (T_kv x d_v) -> T x d_v; under a causal mask the upper triangle is
+            // zero, so only the lower one is multiplied (the same sums, half the work).
+            const Matrix& values = head.at("values");
+            contexts[static_cast<size_t>(h)] = t.causal && dropped.rows() == dropped.cols()
+                                                   ? Matrix(dropped.triangularView<Eigen::Lower>() * values)
+                                                   : Matrix(dropped * values);
             if (b == 0) {
                 if (has_dropout) {
                     head.set("dropout_mask", std::move(factor), Axis::Tokens, Axis::Tokens, Scale::Factor);

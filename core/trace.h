@@ -45,6 +45,7 @@ struct Trace {
     StageList model;               // inputs, inputs2, concat, W_out, b_out, ...
     std::vector<HeadTrace> heads;  // per head, for batch element 0
     std::vector<Matrix> output;    // the module's output, one T x out matrix per batch element
+    bool causal = false;           // every head's mask is triu(ones, 1): the future is hidden
     // The generator as the forward pass finds it after the module was built (or
     // re-seeded by dropout_seed): dropout draws from a copy, so that changing only the
     // dropout rate recomputes only the stages after the weights.
