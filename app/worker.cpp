@@ -36,6 +36,15 @@ bool Worker::busy() const {
     return running_ || waiting_.has_value();
 }
 
+std::shared_ptr<attn::Run> Worker::compute(const attn::Settings& settings) {
+    if (!embedded_for_ || !attn::same_embedding(*embedded_for_, settings)) {
+        embedded_for_.reset();  // a failed embedding leaves no stale cache behind
+        embedded_ = attn::embed_texts(settings);
+        embedded_for_ = settings;
+    }
+    return std::make_shared<attn::Run>(attn::attend(settings, embedded_));
+}
+
 void Worker::loop() {
     for (;;) {
         Job job;
@@ -58,7 +67,7 @@ void Worker::loop() {
                 attn::recompute_dropout(*run, job.settings);
                 out.run = std::move(run);
             } else {
-                out.run = std::make_shared<const attn::Run>(attn::compute(job.settings));
+                out.run = compute(job.settings);
             }
         } catch (const std::exception& e) {
             out.error = e.what();

@@ -46,6 +46,12 @@ private:
         std::shared_ptr<const attn::Run> base;
     };
     void loop();
+    std::shared_ptr<attn::Run> compute(const attn::Settings& settings);
+
+    // The texts' embedding of the last computed run (worker thread only): kept while
+    // only attention controls change, since a 50257 x 768 table takes ~0.2 s to draw.
+    std::optional<attn::Settings> embedded_for_;
+    attn::Embedded embedded_;
 
     std::function<void()> wake_;
     mutable std::mutex mutex_;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "bpe_tokenizer.h"
-#include "embedding.h"
 #include "simple_tokenizer.h"
 
 namespace attn {
@@ -65,7 +64,7 @@ bool all_book_words(const std::vector<Tokenized>& texts) {
 }
 
 std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& texts, int64_t tokenizer_vocab,
-                                   Run& run) {
+                                   Embedded& out) {
     size_t longest = 0;
     for (const Tokenized& t : texts) longest = std::max(longest, t.ids.size());
     std::optional<int64_t> context_length;
@@ -89,7 +88,7 @@ std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& te
             }
             ids.push_back(t.ids);
         }
-        run.embedding = "book";
+        out.embedding = "book";
         return embed_book(s.embed_seed, ids, context_length);
     }
     const int64_t vocab = s.vocab_size.value_or(tokenizer_vocab);
@@ -103,8 +102,8 @@ std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& te
                                  ", outside vocab_size " + std::to_string(vocab));
         ids.push_back(t.ids);
     }
-    run.embedding = "random";
-    run.vocab_size = vocab;
+    out.embedding = "random";
+    out.vocab_size = vocab;
     return embed_random(s.embed_seed, vocab, s.d_in, ids, context_length);
 }
 
@@ -116,13 +115,21 @@ AttentionConfig attention_config(const Settings& s) {
     return cfg;
 }
 
-Run compute(const Settings& s) {
+bool same_embedding(const Settings& a, const Settings& b) {
+    const bool cross_a = a.attention.variant == Variant::Cross, cross_b = b.attention.variant == Variant::Cross;
+    const auto second = [](const Settings& s, bool cross) { return cross ? s.text2 : std::nullopt; };
+    return a.text == b.text && second(a, cross_a) == second(b, cross_b) && a.tokenizer == b.tokenizer &&
+           a.corpus_file == b.corpus_file && a.embedding == b.embedding && a.d_in == b.d_in &&
+           a.embed_seed == b.embed_seed && a.vocab_size == b.vocab_size &&
+           a.context_length == b.context_length && a.pos == b.pos;
+}
+
+Embedded embed_texts(const Settings& s) {
     const bool cross = s.attention.variant == Variant::Cross;
     if (s.text2 && !cross) throw InputError("a second text is only used by the cross variant");
     std::vector<std::string> texts{s.text};
     if (cross && s.text2) texts.push_back(*s.text2);
 
-    Run run;
     int64_t tokenizer_vocab = 0;
     std::vector<Tokenized> tokenized = tokenize(s, texts, tokenizer_vocab);
     for (size_t i = 0; i < tokenized.size(); ++i) {
@@ -132,23 +139,33 @@ Run compute(const Settings& s) {
             throw InputError(which + " has " + std::to_string(tokenized[i].ids.size()) + " tokens; at most " +
                              std::to_string(kMaxTokens) + " are shown");
     }
-    std::vector<EmbeddingStages> embedded = embed(s, tokenized, tokenizer_vocab, run);
+    Embedded e;
+    e.stages = embed(s, tokenized, tokenizer_vocab, e);
+    e.tokens = std::move(tokenized[0]);
+    if (tokenized.size() > 1) e.tokens2 = std::move(tokenized[1]);
+    return e;
+}
 
-    const Matrix* x2 = embedded.size() > 1 ? &embedded[1].inputs : nullptr;
-    run.trace = run_attention(embedded[0].inputs, x2, attention_config(s));
+Run attend(const Settings& s, const Embedded& e) {
+    Run run;
+    run.tokens = e.tokens;
+    run.tokens2 = e.tokens2;
+    run.embedding = e.embedding;
+    run.vocab_size = e.vocab_size;
+    const Matrix* x2 = e.stages.size() > 1 ? &e.stages[1].inputs : nullptr;
+    run.trace = run_attention(e.stages[0].inputs, x2, attention_config(s));
 
     // The embedding stages come first in the pipeline.
     StageList front;
-    front.add("token_embeddings", embedded[0].token_embeddings, Axis::Tokens, Axis::Features, Scale::Signed);
-    if (embedded[0].pos_embeddings)
-        front.add("pos_embeddings", *embedded[0].pos_embeddings, Axis::Tokens, Axis::Features, Scale::Signed);
+    front.add("token_embeddings", e.stages[0].token_embeddings, Axis::Tokens, Axis::Features, Scale::Signed);
+    if (e.stages[0].pos_embeddings)
+        front.add("pos_embeddings", *e.stages[0].pos_embeddings, Axis::Tokens, Axis::Features, Scale::Signed);
     for (Stage& st : run.trace.model.stages) front.stages.push_back(std::move(st));
     run.trace.model = std::move(front);
-
-    run.tokens = std::move(tokenized[0]);
-    if (tokenized.size() > 1) run.tokens2 = std::move(tokenized[1]);
     return run;
 }
+
+Run compute(const Settings& s) { return attend(s, embed_texts(s)); }
 
 void recompute_dropout(Run& run, const Settings& s) { attention_output(run.trace, attention_config(s)); }
 

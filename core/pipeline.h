@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "embedding.h"
 #include "settings.h"
 #include "tokenizer.h"
 #include "trace.h"
@@ -24,7 +25,23 @@ struct InputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The texts as tokens and input vectors: the part of a run that only the text,
+// tokenizer and embedding settings change (not the seed, d_out, heads, dropout, ...).
+struct Embedded {
+    Tokenized tokens;
+    std::optional<Tokenized> tokens2;
+    std::string embedding;             // "book" or "random"
+    int64_t vocab_size = 0;
+    std::vector<EmbeddingStages> stages;  // one per text
+};
+
 AttentionConfig attention_config(const Settings& s);  // resolves defaults (d_out_v)
+
+// True when a and b give the same Embedded, so a front end can keep it across
+// changes of the attention controls (a 50257 x 768 table takes ~0.2 s to draw).
+bool same_embedding(const Settings& a, const Settings& b);
+Embedded embed_texts(const Settings& s);
+Run attend(const Settings& s, const Embedded& e);
 
 // The whole forward path. Throws std::runtime_error subclasses (InputError,
 // ArgsError, ConfigError, TokenizeError) whose what() is a one-line message.
