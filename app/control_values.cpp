@@ -16,6 +16,9 @@ ControlValues controls_from(const attn::Settings& s) {
     ControlValues c;
     c.text = s.text;
     c.text2 = s.text2.value_or("");
+    c.tokenizer = s.tokenizer;
+    c.corpus_file = s.corpus_file;
+    c.context_length = s.context_length ? to_int(static_cast<uint64_t>(*s.context_length)) : 0;
     c.variant = a.variant;
     c.seed = to_int(a.seed);
     c.embed_seed = to_int(s.embed_seed);
@@ -39,6 +42,9 @@ attn::Settings settings_from(const ControlValues& c, const attn::Settings& fixed
     s.text = c.text;
     s.text2 = c.variant == attn::Variant::Cross && !c.text2.empty() ? std::optional<std::string>(c.text2)
                                                                    : std::nullopt;
+    s.tokenizer = c.tokenizer;
+    s.corpus_file = c.tokenizer == "simple" ? c.corpus_file : std::nullopt;
+    s.context_length = c.pos && c.context_length > 0 ? std::optional<int64_t>(c.context_length) : std::nullopt;
     a.variant = c.variant;
     a.seed = static_cast<uint64_t>(c.seed);
     s.embed_seed = static_cast<uint64_t>(c.embed_seed);

@@ -1,7 +1,8 @@
 #pragma once
 // What the controls edit, and how it becomes the engine's Settings. Settings the
-// app has no control for (tokenizer, embedding, batch, dropout seed, ...) keep the
+// app has no control for (embedding, vocab size, batch, dropout seed, ...) keep the
 // values given on the command line.
+#include <optional>
 #include <string>
 
 #include "settings.h"
@@ -11,6 +12,9 @@ namespace app {
 struct ControlValues {
     std::string text;
     std::string text2;  // cross-attention's keys and values; empty = torch.rand rows
+    std::string tokenizer = "words";         // words | simple | gpt2
+    std::optional<std::string> corpus_file;  // simple's vocabulary; none = the typed text
+    int context_length = 0;                  // positional table rows; 0 = the token count
     attn::Variant variant = attn::Variant::SelfV1;
     int seed = 123;
     int embed_seed = 123;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "control_widgets.h"
+#include "tokenizer_controls.h"
+
 namespace app {
 
 namespace {
@@ -19,39 +22,6 @@ const char* variant_label(attn::Variant v) {
     return "";
 }
 
-int resize_string(ImGuiInputTextCallbackData* data) {
-    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* s = static_cast<std::string*>(data->UserData);
-        s->resize(static_cast<size_t>(data->BufTextLen));
-        data->Buf = s->data();
-    }
-    return 0;
-}
-
-// ImGui's InputText on a std::string that grows as the user types.
-bool input_text(const char* id, std::string& s, const char* hint) {
-    return ImGui::InputTextWithHint(id, hint, s.data(), s.capacity() + 1, ImGuiInputTextFlags_CallbackResize,
-                                    resize_string, &s);
-}
-
-// A caption on its own line above a full-width control: readable at any width.
-void caption(const char* text) { ImGui::TextUnformatted(text); }
-
-bool slider_int(const char* label, const char* name, int& v, int lo, int hi, WidgetRects& rects,
-                ImGuiSliderFlags flags = 0) {
-    caption(label);
-    ImGui::SetNextItemWidth(-1.0f);
-    const bool changed = ImGui::SliderInt((std::string("##") + name).c_str(), &v, lo, hi, "%d", flags);
-    rects.record(name);
-    return changed;
-}
-
-bool checkbox(const char* label, const char* name, bool& v, WidgetRects& rects) {
-    const bool changed = ImGui::Checkbox(label, &v);
-    rects.record(name);
-    return changed;
-}
-
 }  // namespace
 
 void draw_controls(Session& session, float& ui_scale, const Fonts& fonts, WidgetRects& rects) {
@@ -64,6 +34,7 @@ void draw_controls(Session& session, float& ui_scale, const Fonts& fonts, Widget
     ImGui::SetNextItemWidth(-1.0f);
     input_text("##text", c.text, "type a sentence");
     rects.record("text");
+    draw_tokenizer_controls(c, session.corpus, rects);
 
     caption("Variant (book section)");
     ImGui::SetNextItemWidth(-1.0f);
@@ -86,7 +57,8 @@ void draw_controls(Session& session, float& ui_scale, const Fonts& fonts, Widget
 
     slider_int("seed (torch.manual_seed)", "seed", c.seed, 0, 999, rects);
     slider_int("embedding seed", "embed_seed", c.embed_seed, 0, 999, rects);
-    slider_int("d_in", "d_in", c.d_in, 1, 1024, rects, ImGuiSliderFlags_Logarithmic);
+    // GPT-2 small's width is the top; ctrl+click types an exact value.
+    slider_int("d_in (embedding width)", "d_in", c.d_in, 1, 768, rects, ImGuiSliderFlags_Logarithmic);
 
     const bool projections = variant_has_projections(c.variant);
     ImGui::BeginDisabled(!projections);
@@ -120,6 +92,10 @@ void draw_controls(Session& session, float& ui_scale, const Fonts& fonts, Widget
     ImGui::EndDisabled();
     if (variant_has_causal_toggle(c.variant)) checkbox("causal mask", "causal", c.causal, rects);
     checkbox("positional embeddings", "pos", c.pos, rects);
+    ImGui::BeginDisabled(!c.pos);
+    slider_int("context_length (positional rows)", "context_length", c.context_length, 0, 4096, rects,
+               ImGuiSliderFlags_Logarithmic, c.context_length == 0 ? "auto: the token count" : "%d");
+    ImGui::EndDisabled();
 
     if (!session.error().empty()) {
         ImGui::Spacing();

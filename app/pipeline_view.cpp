@@ -18,6 +18,12 @@ bool is_token_by_token(const attn::Stage& s) {
     return s.rows == attn::Axis::Tokens && (s.cols == attn::Axis::Tokens || s.cols == attn::Axis::KeyTokens);
 }
 
+bool is_wide_embedding(const attn::Stage& s) {
+    const bool embedding = s.name == "token_embeddings" || s.name == "pos_embeddings" || s.name == "inputs" ||
+                           s.name == "inputs2";
+    return embedding && s.value.cols() > 64;
+}
+
 // Weights that are 0 because of the mask are drawn as masked, like their -inf scores.
 const attn::Matrix* mask_for(const Card& card) {
     if (!card.head || card.stage->scale != attn::Scale::Probability) return nullptr;
@@ -38,6 +44,14 @@ MatrixRequest request_for(const attn::Run& run, const Card& card, const std::str
     req.col_labels = &memo.labels(run, s.cols, static_cast<int>(s.value.cols()), ctx.run_version);
     req.max_size = ImVec2(side, side);
     req.max_cell = is_token_by_token(s) ? 56.0f : 48.0f;
+    if (is_wide_embedding(s)) {
+        // A d_in = 768 embedding squeezed into a square loses its token rows: it gets
+        // the line's width (about a pixel per feature) and rows tall enough to label.
+        const float rows = static_cast<float>(s.value.rows());
+        req.max_size = ImVec2(ImGui::GetContentRegionAvail().x - 130.0f * ctx.ui_scale,
+                              std::clamp(rows * 18.0f * ctx.ui_scale, side, 3.0f * side));
+        req.show_values = false;
+    }
     return req;
 }
 
@@ -152,7 +166,10 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
         const attn::Stage& s = *card.stage;
         if (s.value.size() == 0) continue;
         const MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx, memo);
-        const std::string heading = std::to_string(i + 1) + "  " + stage_title(s.name);
+        // With positions on, X is the sum of the two cards before it.
+        const bool sum = s.name == "inputs" && i > 0 && cards[i - 1].stage->name == "pos_embeddings";
+        const std::string heading =
+            std::to_string(i + 1) + "  " + (sum ? "X = token + position  inputs" : stage_title(s.name));
         const float w = card_width(req, heading, ctx);
         if (i > 0 && x + arrow_w + w <= avail) {
             ImGui::SameLine(0.0f, 0.0f);

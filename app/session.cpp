@@ -5,7 +5,8 @@
 namespace app {
 
 bool operator==(const ControlValues& a, const ControlValues& b) {
-    return a.text == b.text && a.text2 == b.text2 && a.variant == b.variant && a.seed == b.seed &&
+    return a.text == b.text && a.text2 == b.text2 && a.tokenizer == b.tokenizer && a.corpus_file == b.corpus_file &&
+           a.context_length == b.context_length && a.variant == b.variant && a.seed == b.seed &&
            a.embed_seed == b.embed_seed && a.d_in == b.d_in && a.d_out == b.d_out && a.d_out_v == b.d_out_v &&
            a.d_out_v_follows_d_out == b.d_out_v_follows_d_out && a.heads == b.heads && a.dropout == b.dropout &&
            a.training == b.training && a.qkv_bias == b.qkv_bias && a.pos == b.pos && a.causal == b.causal &&
@@ -13,7 +14,9 @@ bool operator==(const ControlValues& a, const ControlValues& b) {
 }
 
 Session::Session(const attn::Settings& initial, std::function<void()> wake)
-    : controls(controls_from(initial)), fixed_(initial), worker_(std::move(wake)) {}
+    : controls(controls_from(initial)), fixed_(initial), worker_(std::move(wake)) {
+    corpus.path = initial.corpus_file.value_or("");
+}
 
 void Session::update() {
     if (std::optional<Outcome> done = worker_.take()) {

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "control_values.h"
+#include "sliding_window_view.h"
+#include "tokenizer_controls.h"
 #include "worker.h"
 
 namespace app {
@@ -19,6 +21,11 @@ public:
     ControlValues controls;
     int selected_head = 0;
     std::string scroll_to_stage;  // the pipeline scrolls to this stage once, then clears it
+    CorpusField corpus;           // the corpus path being typed (controls.corpus_file is the one in use)
+    SlidingWindowView window;     // chapter 2's sampling view: its sliders and pairs
+
+    // What the run on screen was computed from.
+    const attn::Settings& run_settings() const { return run_settings_; }
 
     // Call once a frame: takes a finished run, and asks for a new one when the
     // controls changed since the last request (never otherwise).

@@ -15,8 +15,10 @@ struct StageWords {
 
 const std::map<std::string, StageWords>& stage_words() {
     static const std::map<std::string, StageWords> words = {
-        {"token_embeddings", {"token embeddings", "One row per token: its vector from the embedding table."}},
-        {"pos_embeddings", {"positional embeddings", "One row per position, added to the token embeddings."}},
+        {"token_embeddings",
+         {"token embedding rows", "Row i: the row of nn.Embedding(vocab_size, d_in) at token i's id."}},
+        {"pos_embeddings",
+         {"positional rows", "Row i: the row of nn.Embedding(context_length, d_in) at position i, added to token i."}},
         {"inputs", {"X  inputs", "The vectors attention works on, one row per token."}},
         {"inputs2", {"X₂  second inputs", "Keys and values are computed from these rows."}},
         {"W_query", {"W_q  query weights", "X·W_q gives the queries."}},
@@ -64,7 +66,7 @@ std::vector<std::string> axis_labels(const attn::Run& run, attn::Axis axis, int 
     if (axis == attn::Axis::KeyTokens && run.tokens2) tokens = &*run.tokens2;
     for (int i = 0; i < count; ++i) {
         if (tokens && static_cast<size_t>(i) < tokens->tokens.size())
-            labels.push_back(tokens->tokens[static_cast<size_t>(i)]);
+            labels.push_back(visible_token(tokens->tokens[static_cast<size_t>(i)]));
         else if (axis == attn::Axis::KeyTokens)
             labels.push_back("row " + std::to_string(i + 1));  // cross without a second text: torch.rand rows
         else if (axis == attn::Axis::One)
@@ -103,6 +105,19 @@ ColorScale color_scale_for(const attn::Stage& stage) {
 
 bool follows_heads(const std::string& model_stage) {
     return model_stage == "concat" || model_stage == "W_out" || model_stage == "b_out";
+}
+
+std::string visible_token(const std::string& token) {
+    std::string out;
+    out.reserve(token.size());
+    for (const char ch : token) {
+        if (ch == ' ') out += "␣";
+        else if (ch == '\n') out += "↵";
+        else if (ch == '\t') out += "⇥";
+        else if (ch == '\r') out += "␍";
+        else out += ch;
+    }
+    return out;
 }
 
 std::string subscript(int n) {

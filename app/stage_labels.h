@@ -23,6 +23,8 @@ ColorScale color_scale_for(const attn::Stage& stage);
 // Model stages that come after the heads in the forward pass.
 bool follows_heads(const std::string& model_stage);
 
+// A token with its whitespace made visible: " some" -> "␣some", "\n" -> "↵".
+std::string visible_token(const std::string& token);
 std::string subscript(int n);  // 12 -> "₁₂"
 std::string format_value(float v, int decimals);  // "−∞" for -inf, a real minus sign
 

@@ -16,6 +16,10 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
     nlohmann::json j;
     j["text"] = c.text;
     j["text2"] = c.text2;
+    j["tokenizer"] = c.tokenizer;
+    j["corpus"] = c.corpus_file ? nlohmann::json(*c.corpus_file) : nlohmann::json(nullptr);
+    j["corpus_error"] = session.corpus.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(session.corpus.error);
+    j["context_length"] = c.context_length;
     j["variant"] = attn::variant_name(c.variant);
     j["seed"] = c.seed;
     j["embed_seed"] = c.embed_seed;
@@ -53,6 +57,20 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
                           {"rows", h.rows},
                           {"cols", h.cols}};
     j["heatmaps"] = heatmaps;
+    nlohmann::json chips = nlohmann::json::array();
+    for (const ChipInfo& chip : report.chips)
+        chips.push_back({{"text", chip.text},
+                         {"id", chip.id},
+                         {"special", chip.special},
+                         {"unk", chip.unk},
+                         {"word", chip.word},
+                         {"rect", chip.rect}});
+    j["chips"] = chips;
+    const WindowReport& w = report.window;
+    j["window"] = {{"max_length", w.max_length},
+                   {"stride", w.stride},
+                   {"pairs", w.pairs},
+                   {"error", w.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.error)}};
     return j;
 }
 

@@ -6,40 +6,6 @@ namespace app {
 
 namespace {
 
-constexpr size_t kMaxChips = 200;  // a 1024-token text would fill the screen with chips
-
-void token_chips(const char* caption, const attn::Tokenized& t, const DrawContext& ctx) {
-    ImGui::Text("%s (%zu):", caption, t.tokens.size());
-    const float avail_right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    const float pad = 5.0f * ctx.ui_scale;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const size_t shown = std::min(t.tokens.size(), kMaxChips);
-    for (size_t i = 0; i < shown; ++i) {
-        const std::string word = t.tokens[i];
-        const std::string id = std::to_string(t.ids[i]);
-        ImGui::PushFont(ctx.fonts.small);
-        const ImVec2 id_size = ImGui::CalcTextSize(id.c_str());
-        ImGui::PopFont();
-        const ImVec2 word_size = ImGui::CalcTextSize(word.c_str());
-        const ImVec2 size(word_size.x + id_size.x + pad * 3.0f, word_size.y + pad);
-        ImGui::SameLine();
-        if (ImGui::GetCursorScreenPos().x + size.x > avail_right) ImGui::NewLine();
-        const ImVec2 a = ImGui::GetCursorScreenPos();
-        ImGui::Dummy(size);
-        const ImVec2 b(a.x + size.x, a.y + size.y);
-        dl->AddRectFilled(a, b, IM_COL32(225, 235, 250, 255), 6.0f);
-        dl->AddRect(a, b, IM_COL32(70, 90, 140, 255), 6.0f);
-        dl->AddText(ImVec2(a.x + pad, a.y + pad * 0.5f), IM_COL32(0, 0, 0, 255), word.c_str());
-        dl->AddText(ctx.fonts.small, ctx.fonts.small->FontSize,
-                    ImVec2(a.x + pad * 2.0f + word_size.x, b.y - id_size.y - pad * 0.5f), IM_COL32(60, 60, 110, 255),
-                    id.c_str());
-    }
-    if (shown < t.tokens.size()) {
-        ImGui::SameLine();
-        ImGui::Text("… and %zu more", t.tokens.size() - shown);
-    }
-}
-
 void run_summary(const Session& session, const attn::Run& run) {
     const attn::Trace& t = run.trace;
     const std::string embedding = run.embedding == "book" ? "the book's 3-d vectors" : "random nn.Embedding";
@@ -64,8 +30,11 @@ void view(Session& session, const DrawContext& ctx, ViewMemo& memo, FrameReport&
         ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "Showing the last settings that worked (see the red "
                                                            "message on the left).");
     run_summary(session, *run);
-    token_chips("Tokens", run->tokens, ctx);
-    if (run->tokens2) token_chips("Second text", *run->tokens2, ctx);
+    const attn::Settings& shown = session.run_settings();
+    draw_token_chips("Tokens", run->tokens, shown.tokenizer, shown.text, ctx, report.chips);
+    if (run->tokens2)
+        draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx, report.chips);
+    session.window.draw(*run, session.run_version(), ctx, report.widgets, report.window);
     ImGui::Separator();
     if (run->trace.heads.size() > 1) {
         draw_head_strip(*run, session.selected_head, ctx, report.heatmaps);

@@ -3,12 +3,16 @@
 // (tokens, every head, the selected head's pipeline).
 #include "controls.h"
 #include "pipeline_view.h"
+#include "sliding_window_view.h"
+#include "token_chips.h"
 
 namespace app {
 
 struct FrameReport {  // where things were drawn this frame, for the state file
     WidgetRects widgets;
     HeatmapRegistry heatmaps;
+    std::vector<ChipInfo> chips;  // the first text's, then the second text's
+    WindowReport window;
 };
 
 void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report);

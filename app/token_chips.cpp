@@ -1,0 +1,173 @@
+#include "token_chips.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "bpe_tokenizer.h"
+#include "simple_tokenizer.h"
+#include "stage_labels.h"
+
+namespace app {
+
+namespace {
+
+constexpr ImU32 kChipBorder = IM_COL32(70, 90, 140, 255);
+constexpr ImU32 kSpecialBorder = IM_COL32(150, 95, 0, 255);
+constexpr ImU32 kUnknownBorder = IM_COL32(170, 30, 30, 255);
+constexpr ImU32 kIdColour = IM_COL32(50, 50, 100, 255);
+constexpr ImU32 kBracketColour = IM_COL32(40, 60, 130, 255);
+
+// The hover shows a GPT-2 piece's raw bytes, which the chip's text cannot always
+// spell (half a UTF-8 character is shown as \xNN). Loaded on the first hover (~10 ms).
+const attn::Gpt2Tokenizer& gpt2() {
+    static const attn::Gpt2Tokenizer tokenizer;
+    return tokenizer;
+}
+
+std::string hex_bytes(const std::string& bytes) {
+    std::string out;
+    char buf[4];
+    for (const unsigned char b : bytes) {
+        std::snprintf(buf, sizeof buf, "%02x", b);
+        if (!out.empty()) out += ' ';
+        out += buf;
+    }
+    return out;
+}
+
+struct Chip {
+    ChipInfo info;
+    std::string shown;  // visible_token(text)
+    std::string label;  // under the token: the id, and what a special chip is
+    float width = 0.0f;
+};
+
+Chip make_chip(const attn::Tokenized& t, size_t i, const std::string& tokenizer) {
+    Chip c;
+    c.info.text = t.tokens[i];
+    c.info.id = t.ids[i];
+    const bool marked = i < t.special.size() && t.special[i];
+    c.info.unk = marked && tokenizer == "simple" && t.tokens[i] == attn::SimpleTokenizerV2::kUnknown;
+    c.info.special = marked && !c.info.unk;
+    c.info.word = i < t.word.size() ? t.word[i] : -1;
+    c.shown = visible_token(t.tokens[i]);
+    c.label = std::to_string(t.ids[i]) + (c.info.special ? "  special" : c.info.unk ? "  unknown" : "");
+    return c;
+}
+
+// The tooltip of chip i: its id, bytes, and the word it is (part of).
+void chip_tooltip(const attn::Tokenized& t, size_t i, size_t group_begin, size_t group_end, const Chip& chip,
+                  const std::string& tokenizer, const std::string& text) {
+    ImGui::BeginTooltip();
+    ImGui::Text("token %zu: \"%s\"", i + 1, chip.shown.c_str());
+    ImGui::Text("id %lld", static_cast<long long>(chip.info.id));
+    if (tokenizer == "gpt2") {
+        ImGui::Text("bytes: %s", hex_bytes(std::string(gpt2().token_bytes(chip.info.id))).c_str());
+        if (chip.info.special) {
+            ImGui::TextUnformatted("special token: marks where one text ends and the next begins");
+        } else if (group_end - group_begin > 1) {
+            std::string word;
+            for (size_t k = group_begin; k < group_end; ++k) word += gpt2().token_bytes(t.ids[k]);
+            ImGui::Text("piece %zu of %zu of the word \"%s\"", i - group_begin + 1, group_end - group_begin,
+                        visible_token(word).c_str());
+            ImGui::TextUnformatted("(GPT-2 had no single token for it, so BPE split it)");
+        } else {
+            ImGui::TextUnformatted("a whole word: one token of GPT-2's vocabulary");
+        }
+    } else {
+        ImGui::Text("bytes: %s", hex_bytes(chip.info.text).c_str());
+        if (chip.info.unk) {
+            // SimpleTokenizerV2 maps each piece of its split to one token, in order.
+            const std::vector<std::string> pieces = attn::SimpleTokenizerV2::split(text);
+            const std::string word = i < pieces.size() && pieces.size() == t.tokens.size() ? pieces[i] : "?";
+            ImGui::Text("the word \"%s\" is not in the vocabulary, so it became <|unk|>", word.c_str());
+        } else if (chip.info.special) {
+            ImGui::TextUnformatted("special token: marks where one text ends and the next begins");
+        }
+    }
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::string& tokenizer,
+                      const std::string& text, const DrawContext& ctx, std::vector<ChipInfo>& shown) {
+    const size_t count = std::min(t.tokens.size(), kMaxChips);
+    ImGui::Text("%s (%zu):", caption, t.tokens.size());
+
+    const float s = ctx.ui_scale;
+    const float pad = 5.0f * s, gap = 7.0f * s, bracket = 7.0f * s, rounding = 6.0f * s;
+    const float text_h = ImGui::GetTextLineHeight();
+    const float id_h = ctx.fonts.small->FontSize;
+    const float chip_h = text_h + id_h + pad * 1.5f;
+    const float row_h = chip_h + bracket + 4.0f * s;
+
+    std::vector<Chip> chips;
+    chips.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        Chip c = make_chip(t, i, tokenizer);
+        ImGui::PushFont(ctx.fonts.small);
+        const float label_w = ImGui::CalcTextSize(c.label.c_str()).x;
+        ImGui::PopFont();
+        c.width = std::max(ImGui::CalcTextSize(c.shown.c_str()).x, label_w) + pad * 2.0f;
+        chips.push_back(std::move(c));
+    }
+
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = std::max(ImGui::GetContentRegionAvail().x, 100.0f * s);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const bool window_hovered = ImGui::IsWindowHovered();
+    float x = 0.0f, y = 0.0f;
+    for (size_t begin = 0; begin < count;) {
+        // One group = the pieces of one word (GPT-2), else one token.
+        size_t end = begin + 1;
+        while (end < count && chips[begin].info.word >= 0 && chips[end].info.word == chips[begin].info.word) ++end;
+        float group_w = 0.0f;
+        for (size_t k = begin; k < end; ++k) group_w += chips[k].width;
+        if (x > 0.0f && x + group_w > width) {  // the whole word moves to the next line
+            x = 0.0f;
+            y += row_h;
+        }
+        const float group_x = x, group_y = y;
+        for (size_t k = begin; k < end; ++k) {
+            Chip& c = chips[k];
+            if (x > 0.0f && x + c.width > width) {  // a word wider than the line breaks between pieces
+                x = 0.0f;
+                y += row_h;
+            }
+            const ImVec2 a(origin.x + x, origin.y + y), b(a.x + c.width, a.y + chip_h);
+            ImDrawFlags corners = ImDrawFlags_RoundCornersAll;
+            if (end - begin > 1)
+                corners = k == begin ? ImDrawFlags_RoundCornersLeft
+                          : k + 1 == end ? ImDrawFlags_RoundCornersRight
+                                         : ImDrawFlags_RoundCornersNone;
+            const ImU32 fill = c.info.special ? kSpecialFill : c.info.unk ? kUnknownFill : kChipFill;
+            const ImU32 border = c.info.special ? kSpecialBorder : c.info.unk ? kUnknownBorder : kChipBorder;
+            dl->AddRectFilled(a, b, fill, rounding, corners);
+            dl->AddRect(a, b, border, rounding, corners, c.info.special || c.info.unk ? 2.0f * s : 1.0f);
+            dl->AddText(ImVec2(a.x + pad, a.y + pad * 0.5f), IM_COL32(0, 0, 0, 255), c.shown.c_str());
+            dl->AddText(ctx.fonts.small, id_h, ImVec2(a.x + pad, b.y - id_h - pad * 0.5f),
+                        c.info.special ? kSpecialBorder : c.info.unk ? kUnknownBorder : kIdColour, c.label.c_str());
+            c.info.rect = {a.x, a.y, b.x, b.y};
+            if (window_hovered && ImGui::IsMouseHoveringRect(a, b))
+                chip_tooltip(t, k, begin, end, c, tokenizer, text);
+            x += c.width;
+        }
+        if (end - begin > 1 && y == group_y) {  // the bracket that says "one word"
+            const float by = origin.y + y + chip_h + bracket * 0.6f;
+            const float x0 = origin.x + group_x + 3.0f * s, x1 = origin.x + x - 3.0f * s;
+            dl->AddLine(ImVec2(x0, by), ImVec2(x1, by), kBracketColour, 1.5f * s);
+            dl->AddLine(ImVec2(x0, by), ImVec2(x0, by - bracket * 0.5f), kBracketColour, 1.5f * s);
+            dl->AddLine(ImVec2(x1, by), ImVec2(x1, by - bracket * 0.5f), kBracketColour, 1.5f * s);
+        }
+        x += gap;
+        begin = end;
+    }
+    ImGui::Dummy(ImVec2(width, count > 0 ? y + row_h : 0.0f));
+    for (Chip& c : chips) shown.push_back(std::move(c.info));
+    if (count < t.tokens.size())
+        ImGui::TextDisabled("… and %zu more tokens: only the first %zu chips are drawn", t.tokens.size() - count,
+                            count);
+}
+
+}  // namespace app

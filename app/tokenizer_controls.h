@@ -1,0 +1,20 @@
+#pragma once
+// Chapter 2's choice of tokenizer: words (seed 004), simple (SimpleTokenizerV2, with
+// an optional corpus file as its vocabulary) or GPT-2's byte-level BPE.
+#include <string>
+
+#include "control_values.h"
+#include "widget_rects.h"
+
+namespace app {
+
+// The corpus path being typed, apart from the corpus in use: a path only replaces
+// the vocabulary once "Load" finds a readable text file there.
+struct CorpusField {
+    std::string path;
+    std::string error;  // why the last Load failed (the core's message), or empty
+};
+
+void draw_tokenizer_controls(ControlValues& c, CorpusField& corpus, WidgetRects& rects);
+
+}  // namespace app
