@@ -20,17 +20,40 @@ const ImWchar kGlyphRanges[] = {
     0x20A0, 0x20CF,  // currency (€)
     0x2190, 0x21FF,  // arrows
     0x2200, 0x22FF,  // mathematical operators
+    0x2400, 0x2426,  // control pictures: ␣ for a token's space
     0x25A0, 0x25FF,  // geometric shapes
     0,
 };
 
-ImFont* add_font(const std::string& path, float px) {
+// DejaVu has no CJK glyphs; they come from Droid Sans Fallback, merged into the fonts
+// that show tokens (body: chips, small: axis labels), not headings. Dear ImGui 1.86
+// bakes every glyph up front, so only the ~2500 common Chinese characters (plus kana,
+// CJK punctuation and full-width forms) are baked, without oversampling, which keeps
+// the atlas at 3x near 4096 x 4096.
+const char* const kCjkFont = "/DroidSansFallbackFull.ttf";
+
+void merge_cjk(const std::string& path, float px) {
+    ImFontConfig config;
+    config.MergeMode = true;
+    config.OversampleH = 1;
+    config.OversampleV = 1;
+    config.PixelSnapH = true;
+    ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+    if (!atlas->AddFontFromFileTTF(path.c_str(), px, &config, atlas->GetGlyphRangesChineseSimplifiedCommon()))
+        throw std::runtime_error("cannot load font " + path);
+}
+
+// `cjk_path` empty: no CJK glyphs.
+ImFont* add_font(const std::string& path, const std::string& cjk_path, float px) {
     if (!std::ifstream(path)) throw std::runtime_error("cannot read font " + path);
     ImFontConfig config;
     config.OversampleH = 2;
     config.OversampleV = 1;
     ImFont* font = ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), px, &config, kGlyphRanges);
     if (!font) throw std::runtime_error("cannot load font " + path);
+    if (cjk_path.empty()) return font;
+    if (!std::ifstream(cjk_path)) throw std::runtime_error("cannot read font " + cjk_path);
+    merge_cjk(cjk_path, px);
     return font;
 }
 
@@ -61,12 +84,15 @@ void FontSet::ensure_scale(float scale) {
     if (scale == scale_) return;
     ImFontAtlas* atlas = ImGui::GetIO().Fonts;
     atlas->Clear();
-    fonts_.body = add_font(dir_ + "/DejaVuSans.ttf", kBodyPx * scale);
-    fonts_.heading = add_font(dir_ + "/DejaVuSans-Bold.ttf", kHeadingPx * scale);
-    fonts_.small = add_font(dir_ + "/DejaVuSans.ttf", kSmallPx * scale);
+    const std::string cjk = dir_ + kCjkFont;
+    fonts_.body = add_font(dir_ + "/DejaVuSans.ttf", cjk, kBodyPx * scale);
+    fonts_.heading = add_font(dir_ + "/DejaVuSans-Bold.ttf", "", kHeadingPx * scale);
+    fonts_.small = add_font(dir_ + "/DejaVuSans.ttf", cjk, kSmallPx * scale);
+    atlas->Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;  // up to half the texture would be padding
     atlas->Build();
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
+    atlas->ClearTexData();  // the pixels live in the GL texture now: free the CPU copies
     apply_style(scale);
     scale_ = scale;
 }
