@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 
+#include "colormap.h"
+#include "comparisons.h"
+
 namespace app {
 
 namespace {
@@ -29,7 +32,9 @@ float parse_float(const std::string& flag, const std::string& text, float lo, fl
 std::string app_usage() {
     return "usage: attnscope [attnscope-cli flags] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
            "  [--ui-scale 1..3] [--head N] [--show-stage NAME] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
-           "  [--bench-change seed|dropout]\n";
+           "  [--bench-change seed|dropout] [--lesson ID [--lesson-step N]] [--lesson-tour DIR] [--presenter]\n"
+           "  [--colormap default|colorblind|high-contrast] [--compare masking|dropout|seeds|multihead]\n"
+           "  [--session FILE] [--export-all DIR] [--save-py FILE] [--save-session FILE]\n";
 }
 
 AppOptions parse_app_options(const std::vector<std::string>& rest) {
@@ -60,6 +65,24 @@ AppOptions parse_app_options(const std::vector<std::string>& rest) {
             o.width = parse_int(flag, v.substr(0, x), 320, 8192);
             o.height = parse_int(flag, v.substr(x + 1), 240, 8192);
         }
+        else if (flag == "--lesson") o.lesson = value();
+        else if (flag == "--lesson-step") o.lesson_step = parse_int(flag, value(), 1, 1000) - 1;
+        else if (flag == "--lesson-tour") o.lesson_tour = value();
+        else if (flag == "--presenter") o.presenter = true;
+        else if (flag == "--colormap") {
+            o.colormap = value();
+            if (!find_theme(o.colormap))
+                throw OptionsError("--colormap takes default, colorblind or high-contrast, got '" + o.colormap + "'");
+        }
+        else if (flag == "--compare") {
+            o.compare = value();
+            if (!attn::comparison_from_name(o.compare))
+                throw OptionsError("--compare takes masking, dropout, seeds or multihead, got '" + o.compare + "'");
+        }
+        else if (flag == "--session") o.session = value();
+        else if (flag == "--export-all") o.export_all = value();
+        else if (flag == "--save-py") o.save_py = value();
+        else if (flag == "--save-session") o.save_session = value();
         else throw OptionsError("unknown option '" + flag + "'");
     }
     return o;

@@ -19,6 +19,17 @@ struct AppOptions {
     int bench_frames = 0;   // draw this many frames as fast as possible and print their times
     int bench_changes = 0;  // change a control this many times and print change-to-view latency
     std::string bench_change = "seed";  // which control: seed | dropout
+
+    // Classroom mode.
+    std::string lesson;                     // start in this lesson (its id)
+    int lesson_step = 0;                    // 0-based
+    std::optional<std::string> lesson_tour; // screenshot every step of every lesson into this directory, then exit
+    bool presenter = false;
+    std::string colormap = "default";       // a colour theme
+    std::string compare;                    // open this comparison
+    std::optional<std::string> session;     // load this session file at start
+    // Once the first view is computed, do what the File menu would, then go on.
+    std::optional<std::string> export_all, save_py, save_session;
 };
 
 struct OptionsError : std::runtime_error {

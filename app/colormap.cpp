@@ -22,8 +22,10 @@ ColorMaps ColorMaps::load(const std::string& path) {
             throw std::runtime_error(path + ":" + std::to_string(line_no) + ": expected 'map position r g b'");
         maps.maps_[name].push_back(stop);
     }
-    for (const char* needed : {"sequential", "diverging", "masked", "kept"})
-        if (!maps.maps_.count(needed)) throw std::runtime_error(path + " has no '" + needed + "' map");
+    std::vector<std::string> needed = {"masked", "kept"};
+    for (const ColorTheme& t : color_themes()) needed.insert(needed.end(), {t.sequential, t.diverging});
+    for (const std::string& name : needed)
+        if (!maps.maps_.count(name)) throw std::runtime_error(path + " has no '" + name + "' map");
     return maps;
 }
 
@@ -45,6 +47,21 @@ Rgb ColorMaps::at(const std::string& map, float t) const {
         }
     }
     return s.back().rgb;
+}
+
+const std::vector<ColorTheme>& color_themes() {
+    static const std::vector<ColorTheme> themes = {
+        {"default", "viridis / red-blue", "sequential", "diverging"},
+        {"colorblind", "colour-blind safe (cividis / blue-orange)", "cividis", "blue_orange"},
+        {"high-contrast", "high contrast (inferno / strong red-blue)", "inferno", "strong_diverging"},
+    };
+    return themes;
+}
+
+const ColorTheme* find_theme(const std::string& name) {
+    for (const ColorTheme& t : color_themes())
+        if (name == t.name) return &t;
+    return nullptr;
 }
 
 float luminance(const Rgb& c) { return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2]; }

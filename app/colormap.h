@@ -28,6 +28,17 @@ private:
     std::map<std::string, std::vector<ColorStop>> maps_;
 };
 
+// A colour theme: which map colours sequential values and which signed ones. The
+// presenter's high-contrast and colour-blind-safe choices are themes.
+struct ColorTheme {
+    const char* name;        // for flags, the state file and sessions: "default", ...
+    const char* label;       // for the menu
+    const char* sequential;  // map names in colormaps.txt
+    const char* diverging;
+};
+const std::vector<ColorTheme>& color_themes();
+const ColorTheme* find_theme(const std::string& name);  // null when unknown
+
 // Relative luminance, to pick black or white text over a cell.
 float luminance(const Rgb& c);
 

@@ -76,13 +76,21 @@ HeatmapPainter::HeatmapPainter(const std::string& shaders_dir, ColorMaps maps) :
     // The colour maps never change while the app runs: set them once.
     glUseProgram(program_);
     glUniform1i(glGetUniformLocation(program_, "u_values"), 0);
-    set_stops(program_, "seq", maps_.stops("sequential"));
-    set_stops(program_, "div", maps_.stops("diverging"));
     set_color(program_, "u_masked_bg", maps_.stops("masked").front().rgb);
     set_color(program_, "u_masked_stripe", maps_.stops("masked").back().rgb);
     set_color(program_, "u_kept", maps_.stops("kept").front().rgb);
     set_color(program_, "u_gap", {1.0f, 1.0f, 1.0f});
     glUseProgram(0);
+    set_theme(*theme_);
+}
+
+void HeatmapPainter::set_theme(const ColorTheme& theme) {
+    glUseProgram(program_);
+    set_stops(program_, "seq", maps_.stops(theme.sequential));
+    set_stops(program_, "div", maps_.stops(theme.diverging));
+    glUseProgram(0);
+    if (&theme != theme_) ++theme_version_;
+    theme_ = &theme;
 }
 
 HeatmapPainter::~HeatmapPainter() {
@@ -96,12 +104,12 @@ Rgb HeatmapPainter::color_of(const ColorScale& scale, float v) const {
         return v > 0.5f ? maps_.stops("masked").front().rgb : maps_.stops("kept").front().rgb;
     case ColorMode::Diverging: {
         const float m = std::max(std::abs(scale.lo), std::abs(scale.hi));
-        return maps_.at("diverging", m > 0.0f ? 0.5f + 0.5f * v / m : 0.5f);
+        return maps_.at(theme_->diverging, m > 0.0f ? 0.5f + 0.5f * v / m : 0.5f);
     }
     case ColorMode::Sequential:
         break;
     }
-    return maps_.at("sequential", scale.hi > scale.lo ? (v - scale.lo) / (scale.hi - scale.lo) : 0.0f);
+    return maps_.at(theme_->sequential, scale.hi > scale.lo ? (v - scale.lo) / (scale.hi - scale.lo) : 0.0f);
 }
 
 void HeatmapPainter::paint(GLuint values, int cols, int rows, const ColorScale& scale, float grid_px, GLuint fbo,
@@ -173,10 +181,11 @@ ImTextureID Heatmap::texture(const HeatmapPainter& painter, int width, int heigh
         height_ = height;
         painted_ = false;
     }
-    if (!painted_ || !(scale == scale_) || grid_px != grid_px_) {
+    if (!painted_ || !(scale == scale_) || grid_px != grid_px_ || painter.theme_version() != theme_version_) {
         painter.paint(values_, cols_, rows_, scale, grid_px, fbo_, width_, height_);
         scale_ = scale;
         grid_px_ = grid_px;
+        theme_version_ = painter.theme_version();
         painted_ = true;
     }
     return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(color_));

@@ -34,6 +34,10 @@ public:
     HeatmapPainter& operator=(const HeatmapPainter&) = delete;
 
     const ColorMaps& maps() const { return maps_; }
+    // Switches the sequential and diverging maps; heatmaps repaint when it changes.
+    void set_theme(const ColorTheme& theme);
+    const ColorTheme& theme() const { return *theme_; }
+    uint64_t theme_version() const { return theme_version_; }
     // The colour the shader gives a (finite) value: for legends and text contrast.
     Rgb color_of(const ColorScale& scale, float value) const;
     void paint(GLuint values, int cols, int rows, const ColorScale& scale, float grid_px, GLuint fbo, int width,
@@ -41,6 +45,8 @@ public:
 
 private:
     ColorMaps maps_;
+    const ColorTheme* theme_ = &color_themes().front();
+    uint64_t theme_version_ = 0;
     GLuint program_ = 0;
     GLuint vao_ = 0;
 };
@@ -66,6 +72,7 @@ private:
     int width_ = 0, height_ = 0;
     ColorScale scale_;
     float grid_px_ = 0.0f;
+    uint64_t theme_version_ = 0;
 };
 
 // The heatmaps on screen, by what they show (e.g. "head 2/weights"). Those not drawn

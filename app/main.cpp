@@ -99,6 +99,12 @@ int main(int argc, char** argv) {
         app::Session session(startup->settings, [] { glfwPostEmptyEvent(); });
         session.selected_head = opts.selected_head;
         session.scroll_to_stage = opts.show_stage;
+        app::ClassroomMode classroom(opts, [] { glfwPostEmptyEvent(); });
+        if (const std::string bad = classroom.start(session, ui_scale); !bad.empty()) {
+            std::cerr << "attnscope: " << bad << "\n";
+            painter.reset();
+            exit_code = 2;
+        }
         std::optional<app::StateFile> state;
         if (opts.state_out) state.emplace(*opts.state_out);
         app::FrameBench bench(opts.bench_frames, opts.bench_changes, opts.bench_change);
@@ -122,18 +128,21 @@ int main(int argc, char** argv) {
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
             // A screenshot shows the state the flags set, not whatever the pointer hovers.
-            if (opts.screenshot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+            if (opts.screenshot || opts.lesson_tour) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
             ImGui::NewFrame();
             const ImGuiIO& io = ImGui::GetIO();
-            if (io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q)) glfwSetWindowShouldClose(window, GLFW_TRUE);
+            bool quit = io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q);
             if (bench.wants_change() && !change_pending && !session.computing()) {
                 bench.make_change(session.controls);
                 change_pending = true;
             }
             session.update();
+            classroom.before_draw(session, ui_scale, *painter, quit);
+            if (quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
             report = app::FrameReport{};
             const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), session.run_version()};
-            app::draw_window(session, ui_scale, ctx, memo, report);
+            app::draw_window(session, ui_scale, ctx, memo, report, classroom);
+            classroom.after_draw(session, ui_scale, *painter, ctx);
             session.update();  // a control changed this frame starts its recompute now
             ImGui::Render();
             cache.end_frame();
@@ -145,12 +154,15 @@ int main(int argc, char** argv) {
             glClear(GL_COLOR_BUFFER_BIT);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-            const bool settled = !session.computing() && (session.run() || !session.error().empty());
+            const bool settled =
+                !session.computing() && !classroom.busy() && (session.run() || !session.error().empty());
             if (settled) ++settled_frames;
             if (opts.screenshot && (settled_frames >= opts.frames || seconds_since(started) > kScreenshotTimeout)) {
                 if (!app::write_screenshot(*opts.screenshot, fb_w, fb_h)) exit_code = 1;
                 glfwSetWindowShouldClose(window, GLFW_TRUE);
             }
+            classroom.after_render(window, session, ui_scale, *painter, fb_w, fb_h, settled);
+            if (classroom.wants_exit()) glfwSetWindowShouldClose(window, GLFW_TRUE);
             glfwSwapBuffers(window);
 
             if (bench.active()) {
@@ -169,9 +181,10 @@ int main(int argc, char** argv) {
             }
             shown_version = session.run_version();
             if (session.computing()) last_event = std::chrono::steady_clock::now();
-            if (state) state->update(session, ui_scale, report);
+            if (state) state->update(session, ui_scale, report, classroom.state(session));
         }
-        if (state) state->update(session, ui_scale, report, true);
+        if (state) state->update(session, ui_scale, report, classroom.state(session), true);
+        if (classroom.failed()) exit_code = 1;
     }
 
     ImGui_ImplOpenGL3_Shutdown();

@@ -11,6 +11,8 @@ namespace {
 
 constexpr float kMaxRowLabelPx = 110.0f;  // at 1x; longer tokens are cut with "…"
 
+// One right-click menu is open at a time, so one pending request is enough.
+std::optional<MatrixExportRequest> pending_export;
 
 // The text cut to fit `width` pixels, ending in "…" when cut.
 std::string fit(const std::string& text, float width) {
@@ -99,7 +101,42 @@ bool draw_values(const MatrixRequest& req, const MatrixPlacement& p, const DrawC
     return true;
 }
 
+// A lesson's cells: a white halo under a magenta frame reads on every colour map.
+void draw_marks(const CellMarks& marks, const MatrixPlacement& p, float scale, ImDrawList* dl) {
+    const ImU32 halo = IM_COL32(255, 255, 255, 255), frame = IM_COL32(230, 0, 170, 255);
+    const auto outline = [&](ImVec2 a, ImVec2 b) {
+        dl->AddRect(a, b, halo, 0.0f, 0, 6.0f * scale);
+        dl->AddRect(a, b, frame, 0.0f, 0, 3.0f * scale);
+    };
+    for (int r : marks.rows)
+        outline(ImVec2(p.min.x, p.min.y + p.cell.y * static_cast<float>(r)),
+                ImVec2(p.max.x, p.min.y + p.cell.y * static_cast<float>(r + 1)));
+    for (const auto& [r, c] : marks.cells) {
+        const ImVec2 a(p.min.x + p.cell.x * static_cast<float>(c), p.min.y + p.cell.y * static_cast<float>(r));
+        outline(a, ImVec2(a.x + p.cell.x, a.y + p.cell.y));
+    }
+}
+
+void export_menu(const MatrixRequest& req) {
+    if (req.export_name.empty() || !ImGui::BeginPopupContextItem(req.key.c_str())) return;
+    ImGui::TextDisabled("%s", req.export_name.c_str());
+    const std::pair<const char*, const char*> items[] = {
+        {"Save PNG…", "png"}, {"Save CSV…", "csv"}, {"Save JSON…", "json"}, {"Save NumPy .npy…", "npy"}};
+    for (const auto& [label, format] : items)
+        if (ImGui::MenuItem(label)) {
+            pending_export = MatrixExportRequest{req.export_name, format, *req.values, std::nullopt, req.scale};
+            if (req.masked_by) pending_export->masked_by = *req.masked_by;
+        }
+    ImGui::EndPopup();
+}
+
 }  // namespace
+
+std::optional<MatrixExportRequest> take_matrix_export() {
+    std::optional<MatrixExportRequest> r = std::move(pending_export);
+    pending_export.reset();
+    return r;
+}
 
 ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell) {
     const float fr = static_cast<float>(rows), fc = static_cast<float>(cols);
@@ -143,6 +180,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     p.visible = ImGui::IsItemVisible();
     p.hovered = ImGui::IsItemHovered();
     p.clicked = ImGui::IsItemClicked();
+    export_menu(req);
     if (p.hovered) {
         const ImVec2 m = ImGui::GetMousePos();
         p.col = std::clamp(static_cast<int>((m.x - p.min.x) / l.cell.x), 0, static_cast<int>(req.values->cols()) - 1);
@@ -159,6 +197,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
         dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), IM_COL32(0, 0, 0, 255), 0.0f, 0, 3.0f);
         dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0.0f, 0, 1.0f);
     }
+    if (req.marks) draw_marks(*req.marks, p, ctx.ui_scale, dl);
     if (req.highlight)
         dl->AddRect(ImVec2(p.min.x - 4, p.min.y - 4), ImVec2(p.max.x + 4, p.max.y + 4), IM_COL32(220, 40, 40, 255),
                     0.0f, 0, 3.0f * ctx.ui_scale);

@@ -2,7 +2,9 @@
 // One matrix on screen: the heatmap texture, row and column labels, the values as
 // text when the cells are big enough to read them, a legend with the range, and
 // which cell the mouse is on.
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fonts.h"
@@ -20,6 +22,13 @@ struct DrawContext {
     uint64_t run_version;  // heatmaps re-upload their values when it changes
 };
 
+// Cells and whole rows a lesson points at, outlined over the heatmap.
+struct CellMarks {
+    std::vector<std::pair<int, int>> cells;  // row, column
+    std::vector<int> rows;
+    bool empty() const { return cells.empty() && rows.empty(); }
+};
+
 struct MatrixRequest {
     std::string key;                      // identifies the heatmap, e.g. "head 0/weights"
     const attn::Matrix* values = nullptr;
@@ -31,7 +40,21 @@ struct MatrixRequest {
     float max_cell = 64.0f;               // largest cell side, in pixels
     bool show_values = true;              // numbers in cells that are big enough
     bool highlight = false;               // a frame around it (the selected head)
+    const CellMarks* marks = nullptr;     // cells and rows to outline
+    std::string export_name;              // offered in the right-click menu when set ("head1_weights")
 };
+
+// What the right-click menu of a heatmap asked to save: a copy of the matrix, so the
+// request outlives the run it came from.
+struct MatrixExportRequest {
+    std::string name;                     // suggested file name without extension
+    std::string format;                   // png | csv | json | npy
+    attn::Matrix values;
+    std::optional<attn::Matrix> masked_by;
+    ColorScale scale;
+};
+// The request made this frame, if any (taken once).
+std::optional<MatrixExportRequest> take_matrix_export();
 
 struct MatrixPlacement {
     ImVec2 min, max;  // the heatmap's screen rectangle

@@ -130,6 +130,7 @@ void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext
         req.max_cell = 40.0f;
         req.show_values = false;
         req.highlight = h == selected_head;
+        req.export_name = "head" + std::to_string(h + 1) + "_weights";
         const MatrixPlacement p = draw_matrix(req, ctx);
         ImGui::EndGroup();
         if (p.clicked) selected_head = h;
@@ -141,7 +142,7 @@ void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext
 }
 
 void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,
-                   HeatmapRegistry& shown) {
+                   HeatmapRegistry& shown, const StageMarks* marks) {
     const attn::Trace& t = run.trace;
     const attn::HeadTrace* h = t.heads.empty() ? nullptr : &t.heads[static_cast<size_t>(head)];
     // The module's output is not a stage of the trace; it is drawn like one.
@@ -165,7 +166,12 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
         const Card& card = cards[i];
         const attn::Stage& s = *card.stage;
         if (s.value.size() == 0) continue;
-        const MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx, memo);
+        MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx, memo);
+        req.export_name = card.head ? "head" + std::to_string(head + 1) + "_" + s.name : s.name;
+        if (marks && marks->stage == s.name) {
+            req.marks = &marks->cells;
+            req.highlight = true;
+        }
         // With positions on, X is the sum of the two cards before it.
         const bool sum = s.name == "inputs" && i > 0 && cards[i - 1].stage->name == "pos_embeddings";
         const std::string heading =

@@ -32,9 +32,16 @@ private:
     std::map<std::pair<int, int>, std::vector<std::string>> labels_;
 };
 
+// A lesson step's highlight: cells and rows of one stage of the selected head.
+struct StageMarks {
+    std::string stage;
+    CellMarks cells;
+};
+
 void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext& ctx, HeatmapRegistry& shown);
-// Scrolls to the stage named `scroll_to` (and clears it) when it draws that stage.
+// Scrolls to the stage named `scroll_to` (and clears it) when it draws that stage;
+// outlines `marks` on its stage and frames that stage's heatmap.
 void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,
-                   HeatmapRegistry& shown);
+                   HeatmapRegistry& shown, const StageMarks* marks = nullptr);
 
 }  // namespace app

@@ -18,6 +18,13 @@ Session::Session(const attn::Settings& initial, std::function<void()> wake)
     corpus.path = initial.corpus_file.value_or("");
 }
 
+void Session::apply_settings(const attn::Settings& s) {
+    fixed_ = s;
+    controls = controls_from(s);
+    corpus = CorpusField{s.corpus_file.value_or(""), ""};
+    requested_any_ = false;  // the controls may be unchanged while fixed_ is not
+}
+
 void Session::update() {
     if (std::optional<Outcome> done = worker_.take()) {
         // Only the newest request's outcome decides what the error line says; an older

@@ -24,7 +24,11 @@ public:
     CorpusField corpus;           // the corpus path being typed (controls.corpus_file is the one in use)
     SlidingWindowView window;     // chapter 2's sampling view: its sliders and pairs
 
-    // What the run on screen was computed from.
+    // Replaces every setting, those without a control too (a lesson step's, a loaded
+    // session's), and recomputes.
+    void apply_settings(const attn::Settings& s);
+    // What the controls ask for now, and what the run on screen was computed from.
+    attn::Settings settings() const { return settings_from(controls, fixed_); }
     const attn::Settings& run_settings() const { return run_settings_; }
 
     // Call once a frame: takes a finished run, and asks for a new one when the

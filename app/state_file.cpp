@@ -76,8 +76,11 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
 
 }  // namespace
 
-void StateFile::update(const Session& session, float ui_scale, const FrameReport& report, bool force) {
-    const std::string text = state_json(session, ui_scale, report).dump(1);
+void StateFile::update(const Session& session, float ui_scale, const FrameReport& report,
+                       const nlohmann::json& classroom, bool force) {
+    nlohmann::json j = state_json(session, ui_scale, report);
+    j.update(classroom);
+    const std::string text = j.dump(1);
     if (text == last_ && !force) return;
     const std::string tmp = path_ + ".tmp";
     {

@@ -4,6 +4,8 @@
 // (temporary file, then rename) and only when it changed.
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "session.h"
 #include "ui.h"
 
@@ -13,7 +15,9 @@ class StateFile {
 public:
     explicit StateFile(std::string path) : path_(std::move(path)) {}
     // Writes unless the state equals what was written last; `force` writes anyway.
-    void update(const Session& session, float ui_scale, const FrameReport& report, bool force = false);
+    // `classroom` holds classroom mode's entries (ClassroomMode::state), merged in.
+    void update(const Session& session, float ui_scale, const FrameReport& report, const nlohmann::json& classroom,
+                bool force = false);
 
 private:
     std::string path_;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "head_lines_view.h"
+#include "lesson_panel.h"
+
 namespace app {
 
 namespace {
@@ -18,7 +21,7 @@ void run_summary(const Session& session, const attn::Run& run) {
     ImGui::PopStyleColor();
 }
 
-void view(Session& session, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
+void view(Session& session, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run* run = session.run();
     if (session.computing())
         ImGui::TextColored(ImVec4(0.1f, 0.3f, 0.8f, 1.0f), "computing…");
@@ -26,9 +29,11 @@ void view(Session& session, const DrawContext& ctx, ViewMemo& memo, FrameReport&
         if (!session.computing()) ImGui::TextWrapped("Nothing to show yet: %s", session.error().c_str());
         return;
     }
-    if (!session.error().empty())
-        ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "Showing the last settings that worked (see the red "
-                                                           "message on the left).");
+    if (!session.error().empty()) {  // here too: the controls' own copy may be scrolled out of sight
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.8f, 0.0f, 0.0f, 1.0f));
+        ImGui::TextWrapped("Cannot compute: %s. Showing the last settings that worked.", session.error().c_str());
+        ImGui::PopStyleColor();
+    }
     run_summary(session, *run);
     const attn::Settings& shown = session.run_settings();
     draw_token_chips("Tokens", run->tokens, shown.tokenizer, shown.text, ctx, report.chips);
@@ -36,6 +41,11 @@ void view(Session& session, const DrawContext& ctx, ViewMemo& memo, FrameReport&
         draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx, report.chips);
     session.window.draw(*run, session.run_version(), ctx, report.widgets, report.window);
     ImGui::Separator();
+    const ViewTab tab = draw_view_tabs(cm.classroom);
+    const attn::LessonStep* step = current_step(cm.classroom);
+    const StageMarks marks = step ? step_marks(*step) : StageMarks{};
+    if (tab == ViewTab::Compare) return cm.compare.draw(cm.classroom, session, ctx, step ? &marks : nullptr, report.heatmaps);
+    if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx);
     if (run->trace.heads.size() > 1) {
         draw_head_strip(*run, session.selected_head, ctx, report.heatmaps);
         ImGui::Separator();
@@ -43,26 +53,34 @@ void view(Session& session, const DrawContext& ctx, ViewMemo& memo, FrameReport&
     ImGui::PushFont(ctx.fonts.heading);
     ImGui::Text("Pipeline of head %d", session.selected_head + 1);
     ImGui::PopFont();
-    draw_pipeline(*run, session.selected_head, ctx, memo, session.scroll_to_stage, report.heatmaps);
+    draw_pipeline(*run, session.selected_head, ctx, memo, session.scroll_to_stage, report.heatmaps,
+                  step ? &marks : nullptr);
 }
 
 }  // namespace
 
-void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
+void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,
+                 ClassroomMode& cm) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);
     ImGui::Begin("attnscope", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground);
-    const float panel = std::min(330.0f * ctx.ui_scale, vp->WorkSize.x * 0.4f);
-    ImGui::BeginChild("controls", ImVec2(panel, 0.0f), true);
-    draw_controls(session, ui_scale, ctx.fonts, report.widgets);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (!cm.classroom.presenter) {  // presenter mode hides the controls
+        const float panel = std::min(330.0f * ctx.ui_scale, vp->WorkSize.x * 0.4f);
+        ImGui::BeginChild("controls", ImVec2(panel, 0.0f), true);
+        draw_controls(session, ui_scale, ctx.fonts, report.widgets);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    // The lesson bar stays put while the view below it scrolls to the step's stage.
+    ImGui::BeginGroup();
+    draw_lesson_bar(session, cm.classroom, cm.step_text, ctx);
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
-    view(session, ctx, memo, report);
+    view(session, cm, ctx, memo, report);
     ImGui::EndChild();
+    ImGui::EndGroup();
     ImGui::End();
 }
 

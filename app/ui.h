@@ -1,6 +1,7 @@
 #pragma once
 // The whole window, drawn once a frame: controls on the left, the run on the right
 // (tokens, every head, the selected head's pipeline).
+#include "classroom_mode.h"
 #include "controls.h"
 #include "pipeline_view.h"
 #include "sliding_window_view.h"
@@ -15,6 +16,7 @@ struct FrameReport {  // where things were drawn this frame, for the state file
     WindowReport window;
 };
 
-void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report);
+void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,
+                 ClassroomMode& classroom);
 
 }  // namespace app

@@ -1,0 +1,68 @@
+#pragma once
+// Classroom mode as the main loop sees it: lessons, presenter mode, the colour theme,
+// comparisons, the head view, exports and sessions, with the hooks each frame needs
+// (before drawing, after drawing, after rendering) and the flags that script them.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app_options.h"
+#include "classroom.h"
+#include "compare_view.h"
+#include "file_dialog.h"
+#include "lesson_player.h"
+#include "presenter.h"
+
+struct GLFWwindow;
+
+namespace app {
+
+class ClassroomMode {
+public:
+    ClassroomMode(const AppOptions& options, std::function<void()> wake);
+
+    // Applies the classroom flags. Returns a one-line error for a bad --lesson (the
+    // app then exits 2, as for any bad flag).
+    std::string start(Session& session, float& ui_scale);
+
+    // Shortcuts, the menu bar, the colour theme and the comparison's runs: before the window.
+    void before_draw(Session& session, float& ui_scale, HeatmapPainter& painter, bool& quit);
+    // Dialogs and overlays, on top of the window.
+    void after_draw(Session& session, float& ui_scale, const HeatmapPainter& painter, const DrawContext& ctx);
+    // After the frame is rendered, before the swap: window PNGs, the flags' exports,
+    // the lesson tour and the presenter window. `settled`: the view shows its settings.
+    void after_render(GLFWwindow* window, Session& session, float& ui_scale, const HeatmapPainter& painter,
+                      int fb_width, int fb_height, bool settled);
+
+    bool busy() const { return compare.computing(); }  // a comparison is still computing
+    bool wants_exit() const { return tour_done_; }
+    bool failed() const { return failed_; }  // a scripted export or the tour failed
+    // lesson, presenter, colormap, compare, last_export, session: for the state file.
+    nlohmann::json state(const Session& session) const;
+
+    Classroom classroom;
+    CompareView compare;
+    StepText step_text;
+
+private:
+    void tour_frame(Session& session, int fb_width, int fb_height, bool settled);
+    void enter_tour_step(Session& session);
+
+    AppOptions options_;
+    FileDialog dialog_;
+    PresenterWindow presenter_;
+    std::optional<std::string> png_next_frame_;  // asked for this frame, written after the next one
+    bool scripted_done_ = false;
+    bool failed_ = false;
+
+    // --lesson-tour
+    int tour_lesson_ = 0, tour_step_ = 0, tour_frames_ = 0;
+    uint64_t tour_version_ = 0;
+    double tour_started_ = 0.0;
+    nlohmann::json tour_log_ = nlohmann::json::array();
+    bool tour_done_ = false;
+};
+
+}  // namespace app

@@ -1,0 +1,42 @@
+#pragma once
+// The File menu's actions and the small modal that asks where: a path field with a
+// default in the current directory, OK / Cancel, and the error in place when the
+// action fails (the dialog stays open so the path can be fixed).
+#include <optional>
+#include <string>
+
+#include "classroom.h"
+#include "heatmap.h"
+#include "matrix_widget.h"
+#include "session.h"
+
+namespace app {
+
+enum class FileAction { WindowPng, TraceJson, AllStages, PythonFile, SaveSession, OpenSession, Matrix };
+
+struct AppContext {  // what file actions read and change
+    Session& session;
+    Classroom& classroom;
+    float& ui_scale;
+    const HeatmapPainter& painter;
+};
+
+// Does the action now. Window PNGs are only scheduled (Classroom::window_png): the
+// window is read after it is drawn. Records the outcome in last_export / last_session.
+FileOutcome run_file_action(FileAction action, const std::string& path, AppContext& app,
+                            const std::optional<MatrixExportRequest>& matrix = std::nullopt);
+
+class FileDialog {
+public:
+    void open(FileAction action, std::optional<MatrixExportRequest> matrix = std::nullopt);
+    void draw(AppContext& app);  // once a frame; a no-op while closed
+
+private:
+    std::optional<FileAction> action_;
+    std::optional<MatrixExportRequest> matrix_;
+    std::string path_;
+    std::string error_;
+    bool open_now_ = false;
+};
+
+}  // namespace app

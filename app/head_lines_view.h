@@ -1,0 +1,15 @@
+#pragma once
+// A head view in the style of BertViz: the tokens in two columns (queries on the left,
+// keys on the right) joined by lines whose opacity is the attention weight, one colour
+// per head. Hovering a token keeps only its lines.
+#include "matrix_widget.h"
+#include "pipeline.h"
+
+namespace app {
+
+// Lines are ImDrawList strokes, T² per head: fine up to this many tokens.
+constexpr int kHeadLinesMaxTokens = 64;
+
+void draw_head_lines(const attn::Run& run, const DrawContext& ctx);
+
+}  // namespace app

@@ -1,0 +1,85 @@
+#include "lesson_panel.h"
+
+#include <algorithm>
+
+namespace app {
+
+namespace {
+
+const ImVec4 kRed(0.8f, 0.0f, 0.0f, 1.0f);
+
+// ImGui's wrapping may break after a '.', which splits 0.|8900 over two lines; a
+// lesson's numbers must stay whole, so its text breaks only at spaces.
+void text_wrapped_at_spaces(const std::string& text) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    std::string out, line;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t end = std::min(text.find(' ', i), text.size());
+        const std::string word = text.substr(i, end - i);
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+            out += line + "\n";
+            line = word;
+        } else {
+            line = longer;
+        }
+        i = end + 1;
+    }
+    out += line;
+    ImGui::TextUnformatted(out.c_str());
+}
+
+}  // namespace
+
+void draw_lesson_bar(Session& session, Classroom& c, StepText& text, const DrawContext& ctx) {
+    // With the controls hidden (presenter mode) the reason a view cannot be computed
+    // must still be on screen.
+    if (c.presenter && !session.error().empty())
+        ImGui::TextColored(kRed, "Cannot compute: %s (showing the last view that worked)", session.error().c_str());
+    const attn::Lesson* lesson = current_lesson(c);
+    if (!lesson) return;
+    if (!c.in_lesson) {
+        const std::string back = "Back to lesson " + lesson->id + ", step " + std::to_string(c.step + 1);
+        if (ImGui::Button(back.c_str())) back_to_lesson(c, session);
+        return;
+    }
+    const int n = static_cast<int>(lesson->steps.size());
+    const attn::LessonStep& step = *current_step(c);
+    ImGui::BeginDisabled(c.step == 0);
+    if (ImGui::Button("◀ Previous")) previous_step(c, session);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(c.step + 1 >= n);
+    if (ImGui::Button("Next ▶")) next_step(c, session);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Leave lesson")) leave_lesson(c);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s  %s · step %d of %d", lesson->id.c_str(), lesson->title.c_str(), c.step + 1, n);
+    ImGui::PushFont(ctx.fonts.heading);
+    ImGui::TextWrapped("%s", step.title.c_str());
+    ImGui::PopFont();
+    if (!c.lesson_error.empty()) ImGui::TextColored(kRed, "%s", c.lesson_error.c_str());
+    text_wrapped_at_spaces(text.get(c, session.run(), session.run_version()));
+    ImGui::Separator();
+}
+
+ViewTab draw_view_tabs(Classroom& c) {
+    if (!ImGui::BeginTabBar("view tabs")) return c.tab;
+    const std::pair<ViewTab, const char*> tabs[] = {
+        {ViewTab::Pipeline, "Pipeline"}, {ViewTab::Compare, "Compare"}, {ViewTab::HeadLines, "Head view"}};
+    ViewTab shown = c.tab;
+    for (const auto& [tab, label] : tabs) {
+        const ImGuiTabItemFlags flags = c.select_tab && c.tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
+        if (ImGui::BeginTabItem(label, nullptr, flags)) {
+            shown = tab;
+            ImGui::EndTabItem();
+        }
+    }
+    ImGui::EndTabBar();
+    if (!c.select_tab) c.tab = shown;
+    c.select_tab = false;
+    return c.tab;
+}
+
+}  // namespace app

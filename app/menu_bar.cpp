@@ -1,0 +1,83 @@
+#include "menu_bar.h"
+
+#include "colormap.h"
+#include "lesson_player.h"
+#include "pytorch_emit.h"
+
+namespace app {
+
+namespace {
+
+void file_menu(AppContext& app, FileDialog& dialog, bool& quit) {
+    if (!ImGui::BeginMenu("File")) return;
+    const bool have_run = app.session.run() != nullptr;
+    if (ImGui::MenuItem("Save window as PNG…")) dialog.open(FileAction::WindowPng);
+    if (ImGui::MenuItem("Export trace (JSON)…", nullptr, false, have_run)) dialog.open(FileAction::TraceJson);
+    if (ImGui::MenuItem("Export all stages (.npy/.csv)…", nullptr, false, have_run))
+        dialog.open(FileAction::AllStages);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Copy as PyTorch", nullptr, false, have_run)) {
+        ImGui::SetClipboardText(attn::emit_pytorch(app.session.run_settings(), *app.session.run()).c_str());
+        app.classroom.last_export = FileOutcome{"clipboard", ""};
+    }
+    if (ImGui::MenuItem("Save PyTorch as .py…", nullptr, false, have_run)) dialog.open(FileAction::PythonFile);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Save session…", "Ctrl+S")) dialog.open(FileAction::SaveSession);
+    if (ImGui::MenuItem("Open session…", "Ctrl+O")) dialog.open(FileAction::OpenSession);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit = true;
+    ImGui::EndMenu();
+}
+
+void lessons_menu(AppContext& app) {
+    if (!ImGui::BeginMenu("Lessons")) return;
+    Classroom& c = app.classroom;
+    for (size_t i = 0; i < c.library.lessons.size(); ++i) {
+        const attn::Lesson& l = c.library.lessons[i];
+        const std::string label = l.id + "  " + l.title;
+        if (ImGui::MenuItem(label.c_str(), nullptr, c.in_lesson && c.lesson == static_cast<int>(i)))
+            enter_step(c, app.session, static_cast<int>(i), 0);
+    }
+    if (!c.library.errors.empty()) {
+        ImGui::Separator();
+        for (const std::string& e : c.library.errors)
+            ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "not loaded: %s", e.c_str());
+    }
+    if (c.library.lessons.empty() && c.library.errors.empty()) ImGui::TextDisabled("no lessons in %s",
+                                                                                   attn::lessons_dir().c_str());
+    ImGui::EndMenu();
+}
+
+void view_menu(AppContext& app) {
+    if (!ImGui::BeginMenu("View")) return;
+    Classroom& c = app.classroom;
+    ImGui::MenuItem("Presenter mode", "F5", &c.presenter);
+    if (ImGui::BeginMenu("Colour map")) {
+        for (const ColorTheme& t : color_themes())
+            if (ImGui::MenuItem(t.label, nullptr, c.theme == t.name)) c.theme = t.name;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Compare")) {
+        for (const std::string& name : attn::comparison_names())
+            if (ImGui::MenuItem(name.c_str(), nullptr, c.compare == attn::comparison_from_name(name))) {
+                c.compare = attn::comparison_from_name(name);
+                c.show_tab(ViewTab::Compare);
+            }
+        ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Head view (lines)")) c.show_tab(ViewTab::HeadLines);
+    ImGui::MenuItem("Keyboard shortcuts", "?", &c.help);
+    ImGui::EndMenu();
+}
+
+}  // namespace
+
+void draw_menu_bar(AppContext& app, FileDialog& dialog, bool& quit) {
+    if (!ImGui::BeginMainMenuBar()) return;
+    file_menu(app, dialog, quit);
+    lessons_menu(app);
+    view_menu(app);
+    ImGui::EndMainMenuBar();
+}
+
+}  // namespace app

@@ -1,0 +1,11 @@
+#pragma once
+// The main menu bar: File (exports, PyTorch, sessions), Lessons (every lesson by book
+// section, and the files that failed to load with their error) and View (presenter
+// mode, colour theme, comparisons, shortcuts).
+#include "file_dialog.h"
+
+namespace app {
+
+void draw_menu_bar(AppContext& app, FileDialog& dialog, bool& quit);
+
+}  // namespace app

@@ -1,0 +1,81 @@
+#include "shortcuts.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gl.h"
+#include <GLFW/glfw3.h>
+
+#include "lesson_player.h"
+
+namespace app {
+
+namespace {
+
+const std::pair<const char*, const char*> kShortcuts[] = {
+    {"→ / ←", "next / previous lesson step"},
+    {"H / Shift+H", "one head more / fewer"},
+    {"D / Shift+D", "dropout + / − 0.1"},
+    {"R", "reseed (seed + 1)"},
+    {"F5", "presenter mode on / off"},
+    {"Ctrl+S / Ctrl+O", "save / open a session"},
+    {"?", "this list (Esc closes it)"},
+    {"Ctrl+Q", "quit"},
+};
+
+// Pressed this frame; a held key counts once (tests hold keys for a few frames).
+bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
+
+bool question_mark_typed() {
+    for (ImWchar ch : ImGui::GetIO().InputQueueCharacters)
+        if (ch == '?') return true;
+    return false;
+}
+
+}  // namespace
+
+void handle_shortcuts(AppContext& app, FileDialog& dialog) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput) return;  // keys belong to the text field
+    Classroom& c = app.classroom;
+    ControlValues& v = app.session.controls;
+    if (io.KeyCtrl) {
+        if (pressed(GLFW_KEY_S)) dialog.open(FileAction::SaveSession);
+        if (pressed(GLFW_KEY_O)) dialog.open(FileAction::OpenSession);
+        return;
+    }
+    if (pressed(GLFW_KEY_RIGHT)) next_step(c, app.session);
+    if (pressed(GLFW_KEY_LEFT)) previous_step(c, app.session);
+    if (pressed(GLFW_KEY_F5)) c.presenter = !c.presenter;
+    if (pressed(GLFW_KEY_H) && variant_has_heads(v.variant)) v.heads = std::clamp(v.heads + (io.KeyShift ? -1 : 1), 1, 16);
+    if (pressed(GLFW_KEY_D) && attn::variant_has_dropout(v.variant))  // tenths stay tenths
+        v.dropout = std::clamp(std::round(v.dropout * 10.0f + (io.KeyShift ? -1.0f : 1.0f)) / 10.0f, 0.0f, 1.0f);
+    if (pressed(GLFW_KEY_R)) ++v.seed;
+    if (question_mark_typed()) c.help = !c.help;
+    if (c.help && pressed(GLFW_KEY_ESCAPE)) c.help = false;
+}
+
+void draw_help_overlay(Classroom& c, const DrawContext& ctx) {
+    if (!c.help) return;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 20.0f * ctx.ui_scale, vp->WorkPos.y + 20.0f),
+                            ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.96f);
+    ImGui::Begin("Keyboard shortcuts", &c.help,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoFocusOnAppearing);
+    if (ImGui::BeginTable("keys", 2)) {
+        for (const auto& [keys, what] : kShortcuts) {
+            ImGui::TableNextColumn();
+            ImGui::PushFont(ctx.fonts.heading);
+            ImGui::TextUnformatted(keys);
+            ImGui::PopFont();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(what);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::End();
+}
+
+}  // namespace app
