@@ -52,22 +52,19 @@ void SlidingWindowView::draw(const attn::Run& run, uint64_t run_version, const D
 
     const attn::Tokenized& t = run.tokens;
     ImGui::TextWrapped("ids (%zu): %s", t.ids.size(), id_list(t.ids, kMaxIdsShown).c_str());
+    // Two sliders side by side: captions on one line, the sliders on the next, so they align.
     const float slider_w = std::min(300.0f * ctx.ui_scale, ImGui::GetContentRegionAvail().x * 0.45f);
-    ImGui::BeginGroup();
-    ImGui::PushItemWidth(slider_w);
+    const float second_x = ImGui::GetCursorPosX() + slider_w + ImGui::GetStyle().ItemSpacing.x * 2.0f;
     caption("max_length (input tokens)");
+    ImGui::SameLine(second_x);
+    caption("stride (step between windows)");
+    ImGui::SetNextItemWidth(slider_w);
     ImGui::SliderInt("##window_max_length", &max_length, 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
     rects.record("window_max_length");
-    ImGui::PopItemWidth();
-    ImGui::EndGroup();
-    ImGui::SameLine();
-    ImGui::BeginGroup();
-    ImGui::PushItemWidth(slider_w);
-    caption("stride (step between windows)");
+    ImGui::SameLine(second_x);
+    ImGui::SetNextItemWidth(slider_w);
     ImGui::SliderInt("##window_stride", &stride, 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
     rects.record("window_stride");
-    ImGui::PopItemWidth();
-    ImGui::EndGroup();
 
     if (!error_.empty()) {
         ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "%s", error_.c_str());
