@@ -74,6 +74,7 @@ void ClassroomMode::after_draw(Session& session, float& ui_scale, const HeatmapP
 
 void ClassroomMode::after_render(GLFWwindow* window, Session& session, float& ui_scale, const HeatmapPainter& painter,
                                  int fb_width, int fb_height, bool settled) {
+    framebuffer_ = {fb_width, fb_height};
     // A PNG asked for from the menu is written a frame later, without the menu on it.
     if (png_next_frame_) {
         const bool ok = write_screenshot(*png_next_frame_, fb_width, fb_height);
@@ -158,6 +159,7 @@ nlohmann::json ClassroomMode::state(const Session& session) const {
     j["compare_error"] = compare.error().empty() ? nlohmann::json(nullptr) : nlohmann::json(compare.error());
     j["tab"] = c.tab == ViewTab::Pipeline ? "pipeline" : c.tab == ViewTab::Compare ? "compare" : "head_view";
     j["help"] = c.help;
+    j["framebuffer"] = framebuffer_;
     j["last_export"] = outcome_json(c.last_export);
     j["session"] = outcome_json(c.last_session);
     return j;

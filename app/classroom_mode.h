@@ -2,6 +2,7 @@
 // Classroom mode as the main loop sees it: lessons, presenter mode, the colour theme,
 // comparisons, the head view, exports and sessions, with the hooks each frame needs
 // (before drawing, after drawing, after rendering) and the flags that script them.
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -53,6 +54,7 @@ private:
     AppOptions options_;
     FileDialog dialog_;
     PresenterWindow presenter_;
+    std::array<int, 2> framebuffer_{0, 0};       // the window's size in pixels, for the state file
     std::optional<std::string> png_next_frame_;  // asked for this frame, written after the next one
     bool scripted_done_ = false;
     bool failed_ = false;
