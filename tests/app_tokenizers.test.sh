@@ -3,7 +3,8 @@
 # marks, GPT-2 word groups), the corpus field and its errors, the context length,
 # the sliding-window view, a 1 MB paste and CJK glyphs. Drives the real window.
 source "$(dirname "$0")/app_lib.sh"
-need xvfb-run xdotool xclip python3
+need xvfb-run xdotool python3
+command -v xclip >/dev/null || { echo "missing xclip (apt-get install xclip): it holds the 1 MB paste"; exit 1; }
 in_own_display
 
 BOOK="Hello, do you like tea? <|endoftext|> In the sunlit terracesof someunknownPlace."
