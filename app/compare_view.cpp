@@ -67,7 +67,8 @@ struct Card {
 void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const DrawContext& ctx,
                 const StageMarks* marks, std::string& scroll_to, HeatmapRegistry& shown) {
     const float avail = ImGui::GetContentRegionAvail().x;
-    const float side = std::clamp(avail / static_cast<float>(std::min<size_t>(cards.size(), 3)) - 40.0f * ctx.ui_scale,
+    // Two cards a row at most, so that the numbers in the cells stay readable.
+    const float side = std::clamp(avail / static_cast<float>(std::min<size_t>(cards.size(), 2)) - 60.0f * ctx.ui_scale,
                                   120.0f * ctx.ui_scale, 340.0f * ctx.ui_scale);
     float x = 0.0f;
     for (size_t i = 0; i < cards.size(); ++i) {
@@ -98,7 +99,9 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
         }
         ImGui::BeginGroup();
         if (s.name == scroll_to) {
-            ImGui::SetScrollHereY(0.0f);
+            // SetScrollHereY would use the previous item's line, the card before this one.
+            ImGui::SetScrollFromPosY(ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y -
+                                     ImGui::GetStyle().ItemSpacing.y);
             scroll_to.clear();
         }
         ImGui::PushFont(ctx.fonts.heading);

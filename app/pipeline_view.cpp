@@ -191,7 +191,9 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
         }
         ImGui::BeginGroup();
         if (s.name == scroll_to) {
-            ImGui::SetScrollHereY(0.0f);
+            // SetScrollHereY would use the previous item's line, the card before this one.
+            ImGui::SetScrollFromPosY(ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y -
+                                     ImGui::GetStyle().ItemSpacing.y);
             scroll_to.clear();
         }
         ImGui::PushFont(ctx.fonts.heading);
