@@ -61,6 +61,7 @@ struct Card {
     const attn::Stage* stage;
     ColorScale scale;
     std::string note;  // under the legend
+    const attn::Matrix* masked_by = nullptr;  // weights the causal mask zeroed, drawn as masked
 };
 
 // Cards left to right, wrapping when the next one does not fit.
@@ -78,6 +79,7 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
         req.key = card.key;
         req.values = &s.value;
         req.scale = card.scale;
+        req.masked_by = card.masked_by;
         const std::vector<std::string> rows = axis_labels(run, s.rows, static_cast<int>(s.value.rows()));
         const std::vector<std::string> cols = axis_labels(run, s.cols, static_cast<int>(s.value.cols()));
         req.row_labels = &rows;
@@ -260,8 +262,14 @@ void CompareView::draw_pair(Classroom& c, Session& session, const DrawContext& c
     const size_t d = head_stage ? static_cast<size_t>(std::clamp(head, 0, static_cast<int>(diff.stages.size()) - 1)) : 0;
     if (head_stage) ImGui::Text("Head %d; left and right share one colour scale.", head + 1);
     const ColorScale scale = shared_scale(*sa, *sb);
-    std::vector<Card> cards = {{sides_[0].label, "compare/left_" + c.compare_stage, sa, scale, ""},
-                               {sides_[1].label, "compare/right_" + c.compare_stage, sb, scale, ""}};
+    // As in the pipeline: a weight the mask zeroed is drawn as masked, not as a 0.
+    const auto mask_of = [&](const attn::Run& r, const attn::Stage& s) -> const attn::Matrix* {
+        attn::Stage unused;
+        const attn::Stage* m = s.scale == attn::Scale::Probability ? find_stage(r, head, "mask", unused) : nullptr;
+        return m ? &m->value : nullptr;
+    };
+    std::vector<Card> cards = {{sides_[0].label, "compare/left_" + c.compare_stage, sa, scale, "", mask_of(a, *sa)},
+                               {sides_[1].label, "compare/right_" + c.compare_stage, sb, scale, "", mask_of(b, *sb)}};
     if (d < diff.stages.size()) {
         const attn::Stage& ds = diff.stages[d];
         cards.push_back({"difference: left − right", "compare/difference_" + c.compare_stage, &ds,
