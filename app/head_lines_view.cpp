@@ -64,17 +64,21 @@ void draw_head_lines(const attn::Run& run, const DrawContext& ctx) {
         if (m.x >= origin.x && m.x < left_x && i < rows) hot_query = i;
         if (m.x >= right_x && m.x < right_x + label_w && i < cols) hot_key = i;
     }
-    const float thickness = 2.0f * ctx.ui_scale;
+    const float thickness = 3.5f * ctx.ui_scale;  // visible from the back of a room
     for (size_t h = 0; h < heads.size(); ++h) {
         const attn::Stage* w = heads[h].find("weights");
         if (!w) continue;
+        // Each head's lines sit a little apart within the token's row: drawn on the
+        // same points, the heads' colours would blend into one grey.
+        const float spread = heads.size() > 1 ? line_h * 0.6f : 0.0f;
+        const float dy = spread * ((static_cast<float>(h) + 0.5f) / static_cast<float>(heads.size()) - 0.5f);
         for (int q = 0; q < rows; ++q) {
             if (hot_query >= 0 && q != hot_query) continue;
             for (int k = 0; k < cols; ++k) {
                 if (hot_key >= 0 && k != hot_key) continue;
                 const float v = w->value(q, k);
                 if (!(v > 0.01f)) continue;  // invisible anyway; skips masked cells
-                dl->AddLine(ImVec2(left_x + 6.0f, row_y(q)), ImVec2(right_x - 6.0f, row_y(k)),
+                dl->AddLine(ImVec2(left_x + 6.0f, row_y(q) + dy), ImVec2(right_x - 6.0f, row_y(k) + dy),
                             with_alpha(kHeadColours[h % 8], v), thickness);
             }
         }
