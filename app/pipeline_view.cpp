@@ -191,9 +191,12 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
         }
         ImGui::BeginGroup();
         if (s.name == scroll_to) {
-            // SetScrollHereY would use the previous item's line, the card before this one.
+            // SetScrollHereY would use the previous item's line, the card before this one;
+            // ratio 0 puts the card's top at the view's top (the default 0.5 centres it,
+            // which left a lesson's highlighted matrix below the fold).
             ImGui::SetScrollFromPosY(ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y -
-                                     ImGui::GetStyle().ItemSpacing.y);
+                                         ImGui::GetStyle().ItemSpacing.y,
+                                     0.0f);
             scroll_to.clear();
         }
         ImGui::PushFont(ctx.fonts.heading);
