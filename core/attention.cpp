@@ -287,9 +287,10 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
             if (!draws) draw(b, h);  // p = 0 or 1: constant factors, the generator is not touched
             Matrix dropped = head.at("weights").cwiseProduct(factor);
             // (T x T_kv) @ (T_kv x d_v) -> T x d_v; under a causal mask the upper triangle is
-            // zero, so only the lower one is multiplied (the same sums, half the work).
+            // zero, so only the lower one is multiplied (the same sums, half the work; below
+            // 64 tokens the triangular product's set-up costs more than it saves).
             const Matrix& values = head.at("values");
-            contexts[static_cast<size_t>(h)] = t.causal && dropped.rows() == dropped.cols()
+            contexts[static_cast<size_t>(h)] = t.causal && dropped.rows() == dropped.cols() && dropped.rows() >= 64
                                                    ? Matrix(dropped.triangularView<Eigen::Lower>() * values)
                                                    : Matrix(dropped * values);
             if (b == 0) {
