@@ -23,6 +23,7 @@ namespace {
 
 constexpr double kActiveSeconds = 0.3;   // keep drawing this long after any event
 constexpr double kIdleWait = 0.5;        // redraw at least this often when idle
+constexpr double kComputingWait = 0.1;   // redraw at least this often while the worker runs
 constexpr double kScreenshotTimeout = 120.0;
 
 struct Startup {
@@ -116,7 +117,12 @@ int main(int argc, char** argv) {
         auto last_event = started;
 
         while (painter && !glfwWindowShouldClose(window)) {
-            if (unthrottled || seconds_since(last_event) < kActiveSeconds) {
+            if (session.computing()) {
+                // Under software OpenGL a frame costs both cores, which the recompute needs
+                // more than the unchanged view needs redrawing: draw on input, when the
+                // worker's result wakes the loop, or at 10 frames a second.
+                glfwWaitEventsTimeout(kComputingWait);
+            } else if (unthrottled || seconds_since(last_event) < kActiveSeconds) {
                 glfwPollEvents();
             } else {
                 const auto before = std::chrono::steady_clock::now();
