@@ -27,6 +27,7 @@ torch.set_num_threads(1)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "golden.json")
+ASSETS = os.path.join(HERE, "..", "..", "assets")
 
 BOOK_TEXT = "Your journey starts with one step"
 BOOK_WORDS = ["Your", "journey", "starts", "with", "one", "step"]
@@ -398,11 +399,35 @@ def words(text):
     return text.replace(',', '').split()
 
 
+def gpt2_tokens(ids):
+    """Each id's text, decoded from GPT-2's own encoder.json (shipped in assets/gpt2/) with
+    GPT-2's byte-to-unicode table: a reference independent of attnscope's tokenizer."""
+    encoder = json.load(open(os.path.join(ASSETS, "gpt2", "encoder.json"), encoding="utf-8"))
+    decoder = {i: t for t, i in encoder.items()}
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    byte_of = {chr(c): b for b, c in zip(bs, cs)}
+    return [decoder[i] if i == 50256 else bytes(byte_of[ch] for ch in decoder[i]).decode("utf-8") for i in ids]
+
+
+# Seed 003: tiktoken's gpt2 encoding of the book's sentence, as the book prints it.
+BOOK_GPT2_TEXT = "Hello, do you like tea? <|endoftext|> In the sunlit terracesof someunknownPlace."
+BOOK_GPT2_IDS = [15496, 11, 466, 345, 588, 8887, 30, 220, 50256, 554, 262, 4252, 18250, 8812, 2114, 1659,
+                 617, 34680, 27271, 13]
+
+
 def make_config(name, variant, text=BOOK_TEXT, text2=None, seed=None, embed_seed=None, d_in=None,
                 d_out=None, d_out_v=None, heads=None, dropout=None, qkv_bias=False, batch=None,
                 pos=False, vocab_size=None, context_length=None, dropout_seed=None, causal=False,
-                kv_len=None, embedding=None, eval_mode=False):
+                kv_len=None, embedding=None, eval_mode=False, gpt2_ids=None):
     args = ["--variant", variant, "--text", text]
+    if gpt2_ids is not None: args += ["--tokenizer", "gpt2"]
     if text2 is not None: args += ["--text2", text2]
     if embedding is not None: args += ["--embedding", embedding]
     if seed is not None: args += ["--seed", str(seed)]
@@ -436,22 +461,24 @@ def make_config(name, variant, text=BOOK_TEXT, text2=None, seed=None, embed_seed
     with torch.no_grad():
         expected = compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads, dropout,
                            qkv_bias, batch, pos, vocab_size, context_length, dropout_seed, causal, kv_len,
-                           embedding, eval_mode)
+                           embedding, eval_mode, gpt2_ids)
     return {"name": name, "args": args, "expected": expected}
 
 
 def compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads, dropout, qkv_bias,
-            batch, pos, vocab_size, context_length, dropout_seed, causal, kv_len, embedding, eval_mode):
+            batch, pos, vocab_size, context_length, dropout_seed, causal, kv_len, embedding, eval_mode,
+            gpt2_ids=None):
     out = {"variant": variant}
-    w1 = words(text)
+    w1 = words(text) if gpt2_ids is None else gpt2_tokens(gpt2_ids)
     w2 = words(text2) if text2 is not None else None
     all_words = w1 + (w2 or [])
     longest = max(len(w1), len(w2 or []))
     ctx_len = context_length if context_length is not None else longest
 
     # --- embedding ---
-    use_book = embedding == "book" or (embedding in (None, "auto") and d_in == 3 and vocab_size is None
-                                      and all(w in BOOK_WORDS for w in all_words))
+    use_book = gpt2_ids is None and (
+        embedding == "book" or (embedding in (None, "auto") and d_in == 3 and vocab_size is None
+                                and all(w in BOOK_WORDS for w in all_words)))
     if use_book:
         ids1 = [BOOK_WORDS.index(w) for w in w1]
         ids2 = [BOOK_WORDS.index(w) for w in w2] if w2 is not None else None
@@ -462,12 +489,16 @@ def compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads,
             pos_layer = torch.nn.Embedding(ctx_len, d_in)
         out["embedding"] = "book"
     else:
-        vocab = sorted(set(all_words))  # 004: sorted(sentence.replace(',', '').split())
-        dc = {s: i for i, s in enumerate(vocab)}
-        ids1 = [dc[s] for s in w1]
-        ids2 = [dc[s] for s in w2] if w2 is not None else None
+        if gpt2_ids is None:
+            vocab = sorted(set(all_words))  # 004: sorted(sentence.replace(',', '').split())
+            dc = {s: i for i, s in enumerate(vocab)}
+            ids1 = [dc[s] for s in w1]
+            ids2 = [dc[s] for s in w2] if w2 is not None else None
+            default_vocab = 50_000
+        else:
+            ids1, ids2, default_vocab = list(gpt2_ids), None, 50_257  # GPT-2's vocabulary
         torch.manual_seed(embed_seed)
-        embed = torch.nn.Embedding(vocab_size if vocab_size is not None else 50_000, d_in)
+        embed = torch.nn.Embedding(vocab_size if vocab_size is not None else default_vocab, d_in)
         pos_layer = torch.nn.Embedding(ctx_len, d_in) if pos else None
         tok = lambda ids: embed(torch.tensor(ids)).detach()
         out["embedding"] = "random"
@@ -585,6 +616,11 @@ def configs():
     C = make_config
     L = LIFE_TEXT
     yield C("book simplified", "simplified")
+    # GPT-2's tokens (seed 003) into nn.Embedding(50257, d_in): issue 4's path to the inputs.
+    yield C("gpt2 book sentence causal d_in 768 pos dropout 0.1", "causal", text=BOOK_GPT2_TEXT,
+            gpt2_ids=BOOK_GPT2_IDS, d_in=768, d_out=16, pos=True, dropout=0.1, seed=7, embed_seed=123)
+    yield C("gpt2 book sentence mha 4 heads", "mha", text=BOOK_GPT2_TEXT, gpt2_ids=BOOK_GPT2_IDS,
+            d_in=16, d_out=8, heads=4, embed_seed=3)
     yield C("book simplified batch 2", "simplified", batch=2)
     yield C("book self-v1 seed 123 (000 3.4.2)", "self-v1")
     yield C("book self-v2 seed 789 (000 3.4.2)", "self-v2", seed=789)
