@@ -19,9 +19,10 @@ bool is_python_space(char32_t c) {
 }
 
 // The one-character separators of the book's split regex, and those decode glues to the
-// word before them.
+// word before them: SimpleTokenizerV2's re.sub(r'\s+([,.:;?!"()\'])', r'\1', text)
+// (V1's class lacked : and ;).
 constexpr std::string_view kSplitPunctuation = ",.:;?_!\"()'";
-constexpr std::string_view kGluedPunctuation = ",.?!\"()'";
+constexpr std::string_view kGluedPunctuation = ",.:;?!\"()'";
 
 }  // namespace
 
