@@ -31,8 +31,8 @@ public:
 
     // tokens[i] is vocabulary()[ids[i]], so an unknown word shows as <|unk|>.
     Tokenized encode(std::string_view text) const;
-    // Tokens joined by spaces, minus the space before , . ? ! " ( ) ' (the book's
-    // re.sub(r'\s+([,.?!"()\'])', r'\1', text)). Throws TokenizeError for an unknown id.
+    // Tokens joined by spaces, minus the space before , . : ; ? ! " ( ) ' (the book's V2
+    // re.sub(r'\s+([,.:;?!"()\'])', r'\1', text)). Throws TokenizeError for an unknown id.
     std::string decode(const std::vector<int64_t>& ids) const;
 
     const std::vector<std::string>& vocabulary() const { return vocab_; }
