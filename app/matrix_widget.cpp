@@ -166,17 +166,23 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     p.cell = l.cell;
 
     Heatmap& heatmap = ctx.cache.get(req.key);
-    heatmap.set_values(*req.values, ctx.run_version, req.masked_by);
-    const float grid = std::min(l.cell.x, l.cell.y) >= 12.0f ? 1.0f : 0.0f;
-    const ImTextureID tex = heatmap.texture(ctx.painter, static_cast<int>(l.heat.x), static_cast<int>(l.heat.y),
-                                            req.scale, grid);
     ImGui::SetCursorScreenPos(p.min);
-    // Heatmaps are opaque: drawing them without blending saves software GL a
-    // read-modify-write of every pixel they cover.
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }, nullptr);
-    ImGui::Image(tex, l.heat);
-    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    if (ImGui::IsRectVisible(p.min, p.max)) {
+        // Only heatmaps on screen are uploaded and painted: after a change, repainting the
+        // cards scrolled out of view cost software GL most of the time to the new view.
+        heatmap.set_values(*req.values, ctx.run_version, req.masked_by);
+        const float grid = std::min(l.cell.x, l.cell.y) >= 12.0f ? 1.0f : 0.0f;
+        const ImTextureID tex = heatmap.texture(ctx.painter, static_cast<int>(l.heat.x),
+                                                static_cast<int>(l.heat.y), req.scale, grid);
+        // Heatmaps are opaque: drawing them without blending saves software GL a
+        // read-modify-write of every pixel they cover.
+        dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }, nullptr);
+        ImGui::Image(tex, l.heat);
+        dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    } else {
+        ImGui::Dummy(l.heat);
+    }
     p.visible = ImGui::IsItemVisible();
     p.hovered = ImGui::IsItemHovered();
     p.clicked = ImGui::IsItemClicked();
