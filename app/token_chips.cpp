@@ -17,13 +17,6 @@ constexpr ImU32 kUnknownBorder = IM_COL32(170, 30, 30, 255);
 constexpr ImU32 kIdColour = IM_COL32(50, 50, 100, 255);
 constexpr ImU32 kBracketColour = IM_COL32(40, 60, 130, 255);
 
-// The hover shows a GPT-2 piece's raw bytes, which the chip's text cannot always
-// spell (half a UTF-8 character is shown as \xNN). Loaded on the first hover (~10 ms).
-const attn::Gpt2Tokenizer& gpt2() {
-    static const attn::Gpt2Tokenizer tokenizer;
-    return tokenizer;
-}
-
 std::string hex_bytes(const std::string& bytes) {
     std::string out;
     char buf[4];
@@ -62,12 +55,12 @@ void chip_tooltip(const attn::Tokenized& t, size_t i, size_t group_begin, size_t
     ImGui::Text("token %zu: \"%s\"", i + 1, chip.shown.c_str());
     ImGui::Text("id %lld", static_cast<long long>(chip.info.id));
     if (tokenizer == "gpt2") {
-        ImGui::Text("bytes: %s", hex_bytes(std::string(gpt2().token_bytes(chip.info.id))).c_str());
+        ImGui::Text("bytes: %s", hex_bytes(std::string(attn::gpt2_tokenizer().token_bytes(chip.info.id))).c_str());
         if (chip.info.special) {
             ImGui::TextUnformatted("special token: marks where one text ends and the next begins");
         } else if (group_end - group_begin > 1) {
             std::string word;
-            for (size_t k = group_begin; k < group_end; ++k) word += gpt2().token_bytes(t.ids[k]);
+            for (size_t k = group_begin; k < group_end; ++k) word += attn::gpt2_tokenizer().token_bytes(t.ids[k]);
             ImGui::Text("piece %zu of %zu of the word \"%s\"", i - group_begin + 1, group_end - group_begin,
                         visible_token(word).c_str());
             ImGui::TextUnformatted("(GPT-2 had no single token for it, so BPE split it)");

@@ -301,4 +301,9 @@ std::string Gpt2Tokenizer::token_display(int64_t id) const {
     return out;
 }
 
+const Gpt2Tokenizer& gpt2_tokenizer() {
+    static const Gpt2Tokenizer tokenizer;
+    return tokenizer;
+}
+
 }  // namespace attn

@@ -73,4 +73,8 @@ private:
     std::size_t slot_mask_ = 0;
 };
 
+// The process's one GPT-2 tokenizer from ATTNSCOPE_ASSETS_DIR, loaded on first use (~9 ms);
+// encode and decode keep no state, so every thread may share it.
+const Gpt2Tokenizer& gpt2_tokenizer();
+
 }  // namespace attn

@@ -13,11 +13,6 @@ constexpr size_t kMaxTokens = 4096;
 constexpr int64_t kWordsVocabSize = 50000;  // seed 004's nn.Embedding(50_000, 3)
 constexpr int64_t kMaxTableElements = 400'000'000;
 
-const Gpt2Tokenizer& gpt2_tokenizer() {
-    static const Gpt2Tokenizer tokenizer;  // 9 ms to load: once per process
-    return tokenizer;
-}
-
 // Tokenizes the texts; vocab_size is set to the tokenizer's vocabulary size.
 std::vector<Tokenized> tokenize(const Settings& s, const std::vector<std::string>& texts, int64_t& vocab_size) {
     std::vector<Tokenized> out;
