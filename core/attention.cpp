@@ -223,7 +223,7 @@ Trace attention_weights(const AttentionModule& m, const Matrix& x, const Matrix*
         const Matrix values = project(x, all.W_value, all.b_value);
         const int hd = cfg.d_out / cfg.heads;
         t.causal = true;
-        const Matrix mask = causal_mask(static_cast<int>(x.rows()), static_cast<int>(x.rows()));
+        const Matrix mask = forward_mask(t.causal, x.rows(), x.rows());
         t.heads.resize(static_cast<size_t>(cfg.heads));
         const bool parallel = worth_threads(x.rows(), x.rows(), hd);
         const auto slice = [hd](const Matrix& mat, int h) -> Matrix { return mat.middleCols(h * hd, hd); };
