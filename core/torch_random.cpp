@@ -19,13 +19,27 @@ double TorchGenerator::normal_double(double mean, double stdv) {
     return r * std::cos(theta) * stdv + mean;
 }
 
-Matrix torch_rand(TorchGenerator& gen, int rows, int cols) {
-    Matrix m(rows, cols);
-    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = gen.uniform_float(0.0f, 1.0f);
-    return m;
+namespace {
+
+// Draws n words a chunk at a time, handing each chunk to use(first, words, count):
+// the generator's bulk fill without a buffer the size of a 50257 x 768 table.
+template <class Use>
+void draw_chunks(TorchGenerator& gen, size_t n, Use&& use) {
+    constexpr size_t kChunk = 4096;  // even: a random64's two words never straddle chunks
+    uint32_t words[kChunk];
+    for (size_t first = 0; first < n; first += kChunk) {
+        const size_t count = std::min(kChunk, n - first);
+        gen.fill(words, count);
+        use(first, words, count);
+    }
 }
 
-namespace {
+// n uniform floats in [from, to), one draw each, in draw order.
+void fill_uniform(TorchGenerator& gen, float* out, size_t n, float from, float to) {
+    draw_chunks(gen, n, [&](size_t first, const uint32_t* words, size_t count) {
+        for (size_t k = 0; k < count; ++k) out[first + k] = TorchGenerator::uniform_float(words[k], from, to);
+    });
+}
 
 // normal_fill_16 of torch's AVX2 kernel, on `blocks` consecutive blocks of 16 uniforms
 // in place: element j of a block pairs with j + 8; theta is computed in float as the
@@ -46,8 +60,6 @@ void box_muller_blocks(float* u, int64_t blocks) {
     }
 }
 
-float uniform01(uint32_t bits) { return static_cast<float>(bits & ((1u << 24) - 1)) * (1.0f / (1u << 24)); }
-
 bool is_every_row(const std::vector<int64_t>& wanted, int64_t rows) {
     if (static_cast<int64_t>(wanted.size()) != rows) return false;
     for (int64_t r = 0; r < rows; ++r)
@@ -56,6 +68,12 @@ bool is_every_row(const std::vector<int64_t>& wanted, int64_t rows) {
 }
 
 }  // namespace
+
+Matrix torch_rand(TorchGenerator& gen, int rows, int cols) {
+    Matrix m(rows, cols);
+    fill_uniform(gen, m.data(), static_cast<size_t>(m.size()), 0.0f, 1.0f);
+    return m;
+}
 
 // torch's normal_fill for n >= 16: draw n uniforms, transform them in blocks of 16,
 // then, when n is not a multiple of 16, draw 16 fresh uniforms for the last 16
@@ -75,10 +93,10 @@ Matrix torch_normal_rows(TorchGenerator& gen, int64_t rows, int cols,
     const int64_t full_blocks = n / 16;
     const int64_t tail = n % 16;
     const auto draw_tail = [&](float* last16) {  // the recomputed last 16 elements
-        for (int64_t i = 0; i < tail; ++i) gen.random();  // the partial block's draws, never used
+        gen.discard(static_cast<size_t>(tail));  // the partial block's draws, never used
         if (tail == 0) return;
         float block[16];
-        for (float& v : block) v = gen.uniform_float(0.0f, 1.0f);
+        fill_uniform(gen, block, 16, 0.0f, 1.0f);
         box_muller_blocks(block, 1);
         std::copy(block, block + 16, last16);
     };
@@ -86,7 +104,7 @@ Matrix torch_normal_rows(TorchGenerator& gen, int64_t rows, int cols,
     if (is_every_row(wanted, rows)) {  // the whole table: transform in place
         Matrix out(rows, cols);
         float* d = out.data();
-        for (int64_t i = 0; i < full_blocks * 16; ++i) d[i] = uniform01(gen.random());
+        fill_uniform(gen, d, static_cast<size_t>(full_blocks * 16), 0.0f, 1.0f);
         box_muller_blocks(d, full_blocks);
         float last16[16];
         draw_tail(last16);
@@ -102,14 +120,13 @@ Matrix torch_normal_rows(TorchGenerator& gen, int64_t rows, int cols,
     blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
     std::vector<float> kept(blocks.size() * 16);
     size_t next = 0;
-    for (int64_t b = 0; b < full_blocks; ++b) {
-        if (next < blocks.size() && blocks[next] == b) {
-            for (int j = 0; j < 16; ++j) kept[next * 16 + static_cast<size_t>(j)] = uniform01(gen.random());
-            ++next;
-        } else {
-            for (int j = 0; j < 16; ++j) gen.random();
-        }
+    int64_t drawn = 0;  // blocks the generator has gone past
+    for (; next < blocks.size() && blocks[next] < full_blocks; ++next) {
+        gen.discard(static_cast<size_t>(blocks[next] - drawn) * 16);
+        fill_uniform(gen, kept.data() + next * 16, 16, 0.0f, 1.0f);
+        drawn = blocks[next] + 1;
     }
+    gen.discard(static_cast<size_t>(full_blocks - drawn) * 16);
     box_muller_blocks(kept.data(), static_cast<int64_t>(next));
     float last16[16];
     draw_tail(last16);
@@ -144,14 +161,24 @@ Linear torch_linear(TorchGenerator& gen, int in, int out, bool bias) {
     const double gain = std::sqrt(2.0 / (1.0 + a * a));
     const double weight_bound = std::sqrt(3.0) * (gain / std::sqrt(static_cast<double>(in)));
     const auto lo = static_cast<float>(-weight_bound), hi = static_cast<float>(weight_bound);
-    Matrix w(out, in);  // torch's (out, in) layout fixes the draw order
-    for (Eigen::Index i = 0; i < w.size(); ++i) w.data()[i] = gen.uniform_float(lo, hi);
-    Linear layer{w.transpose(), std::nullopt};
+    // torch's (out, in) layout fixes the draw order: draw k is weight[k / in][k % in],
+    // stored at w(k % in, k / in). Transposed in tiles of 32 rows of torch's weight so
+    // that both the words read and the floats written stay in cache.
+    Matrix w(in, out);
+    constexpr int kTile = 32;
+    std::vector<uint32_t> words(static_cast<size_t>(kTile) * static_cast<size_t>(in));
+    for (int r0 = 0; r0 < out; r0 += kTile) {
+        const int rows = std::min(kTile, out - r0);
+        gen.fill(words.data(), static_cast<size_t>(rows) * static_cast<size_t>(in));
+        for (int c = 0; c < in; ++c)
+            for (int r = 0; r < rows; ++r)
+                w(c, r0 + r) = TorchGenerator::uniform_float(words[static_cast<size_t>(r * in + c)], lo, hi);
+    }
+    Linear layer{std::move(w), std::nullopt};
     if (bias) {
         const double bound = 1.0 / std::sqrt(static_cast<double>(in));
         RowVector b(out);
-        for (int i = 0; i < out; ++i)
-            b[i] = gen.uniform_float(static_cast<float>(-bound), static_cast<float>(bound));
+        fill_uniform(gen, b.data(), static_cast<size_t>(out), static_cast<float>(-bound), static_cast<float>(bound));
         layer.bias = b;
     }
     return layer;
@@ -162,9 +189,16 @@ Matrix torch_dropout_mask(TorchGenerator& gen, int rows, int cols, double p) {
     if (p == 1.0) return Matrix::Zero(rows, cols);
     // bernoulli_(1 - p) from 53-bit doubles, then div_(1 - p) in float.
     const float scale = 1.0f / static_cast<float>(1.0 - p);
+    const double keep = 1.0 - p;
     Matrix m(rows, cols);
-    for (Eigen::Index i = 0; i < m.size(); ++i)
-        m.data()[i] = gen.uniform_double(0.0, 1.0) < 1.0 - p ? scale : 0.0f;
+    float* out = m.data();
+    // Two words an element, the first the high one (random64).
+    draw_chunks(gen, 2 * static_cast<size_t>(m.size()), [&](size_t first, const uint32_t* words, size_t count) {
+        for (size_t k = 0; k < count; k += 2) {
+            const uint64_t bits = (uint64_t{words[k]} << 32) | words[k + 1];
+            out[(first + k) / 2] = TorchGenerator::uniform_double(bits, 0.0, 1.0) < keep ? scale : 0.0f;
+        }
+    });
     return m;
 }
 

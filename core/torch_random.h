@@ -5,9 +5,9 @@
 // `torch.manual_seed(123); torch.rand(3, 2)`.
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <vector>
 
+#include "mersenne_twister.h"
 #include "tensor.h"
 
 namespace attn {
@@ -24,22 +24,28 @@ public:
         const uint64_t lo = engine_();
         return (hi << 32) | lo;
     }
+    // The next n 32-bit draws at once, and n draws skipped: as n calls of random().
+    void fill(uint32_t* out, size_t n) { engine_.fill(out, n); }
+    void discard(size_t n) { engine_.discard(n); }
+
     // at::uniform_real_distribution<float>: 24 random bits of one 32-bit draw.
-    float uniform_float(float from, float to) {
-        const float x = static_cast<float>(random() & ((1u << 24) - 1)) * (1.0f / (1u << 24));
+    static float uniform_float(uint32_t bits, float from, float to) {
+        const float x = static_cast<float>(bits & ((1u << 24) - 1)) * (1.0f / (1u << 24));
         return x * (to - from) + from;
     }
     // at::uniform_real_distribution<double>: 53 random bits of one 64-bit draw.
-    double uniform_double(double from, double to) {
-        const double x = static_cast<double>(random64() & ((uint64_t{1} << 53) - 1)) *
+    static double uniform_double(uint64_t bits, double from, double to) {
+        const double x = static_cast<double>(bits & ((uint64_t{1} << 53) - 1)) *
                          (1.0 / static_cast<double>(uint64_t{1} << 53));
         return x * (to - from) + from;
     }
+    float uniform_float(float from, float to) { return uniform_float(random(), from, to); }
+    double uniform_double(double from, double to) { return uniform_double(random64(), from, to); }
     // at::normal_distribution<double> (the path normal_ takes for fewer than 16 elements).
     double normal_double(double mean, double stdv);
 
 private:
-    std::mt19937 engine_;
+    MersenneTwister engine_;
     std::optional<double> cached_normal_;  // Box-Muller's second value, as torch keeps it
 };
 
