@@ -109,18 +109,27 @@ void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext
     ImGui::PopFont();
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     const float avail = ImGui::GetContentRegionAvail().x;
-    const float side = std::clamp((avail - gap * static_cast<float>(n)) / static_cast<float>(n), 24.0f * ctx.ui_scale,
-                                  200.0f * ctx.ui_scale);
+    // As few rows as keep each head at least ~100 px (a projected 12-head strip in one
+    // row is too small to read), the rows balanced: 12 heads go 6 + 6, not 8 + 4.
+    const float min_side = 96.0f * ctx.ui_scale;
+    const int fit = std::max(1, static_cast<int>((avail + gap) / (min_side + gap)));
+    const int rows = (n + fit - 1) / fit;
+    const int per_row = (n + rows - 1) / rows;
+    const float side = std::clamp((avail - gap * static_cast<float>(per_row)) / static_cast<float>(per_row),
+                                  24.0f * ctx.ui_scale, 200.0f * ctx.ui_scale);
     float x = 0.0f;
     for (int h = 0; h < n; ++h) {
         const attn::Stage* w = heads[static_cast<size_t>(h)].find("weights");
         if (!w) continue;
         const Card card{w, &heads[static_cast<size_t>(h)]};
-        if (h > 0 && x + side + gap <= avail) ImGui::SameLine(0.0f, gap);
+        const std::string label = "head " + std::to_string(h + 1) + (h == selected_head ? " ◀ shown" : "");
+        // A caption wider than its heatmap widens the group: wrap on what is drawn.
+        const float group_w = std::max(side, ImGui::CalcTextSize(label.c_str()).x);
+        if (h > 0 && x + group_w <= avail) ImGui::SameLine(0.0f, gap);
         else if (h > 0) x = 0.0f;
-        x += side + gap;
+        x += group_w + gap;
         ImGui::BeginGroup();
-        ImGui::Text("head %d%s", h + 1, h == selected_head ? "  ◀ shown" : "");
+        ImGui::TextUnformatted(label.c_str());
         MatrixRequest req;
         req.key = "heads/" + std::to_string(h);
         req.values = &w->value;

@@ -28,11 +28,22 @@ std::string hex_bytes(const std::string& bytes) {
     return out;
 }
 
+// Rows of chips shown before the chips scroll in a box of their own.
+constexpr float kMaxChipRows = 4.0f;
+
 struct Chip {
     ChipInfo info;
     std::string shown;  // visible_token(text)
     std::string label;  // under the token: the id, and what a special chip is
     float width = 0.0f;
+    float x = 0.0f, y = 0.0f;                 // from the top left of the chips
+    size_t group_begin = 0, group_end = 0;    // the chips of its word: [begin, end)
+};
+
+struct ChipMetrics {
+    float pad, bracket, text_h, id_h;
+    float chip_height() const { return text_h + id_h + pad * 1.5f; }
+    float row_height() const { return chip_height() + bracket + 4.0f * pad / 5.0f; }
 };
 
 Chip make_chip(const attn::Tokenized& t, size_t i, const std::string& tokenizer) {
@@ -81,19 +92,47 @@ void chip_tooltip(const attn::Tokenized& t, size_t i, size_t group_begin, size_t
     ImGui::EndTooltip();
 }
 
+// Places the chips in lines `width` wide, in groups: the pieces of one word (GPT-2),
+// else one token. A word moves to the next line whole unless it is wider than a line.
+// Returns the height of the lines.
+float lay_out(std::vector<Chip>& chips, float width, const ChipMetrics& m) {
+    const float gap = m.pad * 1.4f;
+    float x = 0.0f, y = 0.0f;
+    for (size_t begin = 0; begin < chips.size();) {
+        size_t end = begin + 1;
+        while (end < chips.size() && chips[begin].info.word >= 0 && chips[end].info.word == chips[begin].info.word)
+            ++end;
+        float group_w = 0.0f;
+        for (size_t k = begin; k < end; ++k) group_w += chips[k].width;
+        if (x > 0.0f && x + group_w > width) {
+            x = 0.0f;
+            y += m.row_height();
+        }
+        for (size_t k = begin; k < end; ++k) {
+            Chip& c = chips[k];
+            if (x > 0.0f && x + c.width > width) {
+                x = 0.0f;
+                y += m.row_height();
+            }
+            c.x = x;
+            c.y = y;
+            c.group_begin = begin;
+            c.group_end = end;
+            x += c.width;
+        }
+        x += gap;
+        begin = end;
+    }
+    return chips.empty() ? 0.0f : y + m.row_height();
+}
+
 }  // namespace
 
 void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::string& tokenizer,
                       const std::string& text, const DrawContext& ctx, std::vector<ChipInfo>& shown) {
     const size_t count = std::min(t.tokens.size(), kMaxChips);
-    ImGui::Text("%s (%zu):", caption, t.tokens.size());
-
     const float s = ctx.ui_scale;
-    const float pad = 5.0f * s, gap = 7.0f * s, bracket = 7.0f * s, rounding = 6.0f * s;
-    const float text_h = ImGui::GetTextLineHeight();
-    const float id_h = ctx.fonts.small->FontSize;
-    const float chip_h = text_h + id_h + pad * 1.5f;
-    const float row_h = chip_h + bracket + 4.0f * s;
+    const ChipMetrics m{5.0f * s, 7.0f * s, ImGui::GetTextLineHeight(), ctx.fonts.small->FontSize};
 
     std::vector<Chip> chips;
     chips.reserve(count);
@@ -102,61 +141,54 @@ void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::
         ImGui::PushFont(ctx.fonts.small);
         const float label_w = ImGui::CalcTextSize(c.label.c_str()).x;
         ImGui::PopFont();
-        c.width = std::max(ImGui::CalcTextSize(c.shown.c_str()).x, label_w) + pad * 2.0f;
+        c.width = std::max(ImGui::CalcTextSize(c.shown.c_str()).x, label_w) + m.pad * 2.0f;
         chips.push_back(std::move(c));
     }
 
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    // A long text keeps its chips in a box of a few rows that scrolls, so that the
+    // heatmaps below stay on the first screen.
     const float width = std::max(ImGui::GetContentRegionAvail().x, 100.0f * s);
+    const float max_height = kMaxChipRows * m.row_height();
+    float height = lay_out(chips, width, m);
+    const bool scrolls = height > max_height;
+    if (scrolls) height = lay_out(chips, width - ImGui::GetStyle().ScrollbarSize, m);
+    ImGui::Text(scrolls ? "%s (%zu, scroll the box to see them all):" : "%s (%zu):", caption, t.tokens.size());
+    if (scrolls) ImGui::BeginChild(ImGui::GetID(caption), ImVec2(width, max_height));
+
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const bool window_hovered = ImGui::IsWindowHovered();
-    float x = 0.0f, y = 0.0f;
-    for (size_t begin = 0; begin < count;) {
-        // One group = the pieces of one word (GPT-2), else one token.
-        size_t end = begin + 1;
-        while (end < count && chips[begin].info.word >= 0 && chips[end].info.word == chips[begin].info.word) ++end;
-        float group_w = 0.0f;
-        for (size_t k = begin; k < end; ++k) group_w += chips[k].width;
-        if (x > 0.0f && x + group_w > width) {  // the whole word moves to the next line
-            x = 0.0f;
-            y += row_h;
-        }
-        const float group_x = x, group_y = y;
-        for (size_t k = begin; k < end; ++k) {
-            Chip& c = chips[k];
-            if (x > 0.0f && x + c.width > width) {  // a word wider than the line breaks between pieces
-                x = 0.0f;
-                y += row_h;
-            }
-            const ImVec2 a(origin.x + x, origin.y + y), b(a.x + c.width, a.y + chip_h);
-            ImDrawFlags corners = ImDrawFlags_RoundCornersAll;
-            if (end - begin > 1)
-                corners = k == begin ? ImDrawFlags_RoundCornersLeft
-                          : k + 1 == end ? ImDrawFlags_RoundCornersRight
-                                         : ImDrawFlags_RoundCornersNone;
-            const ImU32 fill = c.info.special ? kSpecialFill : c.info.unk ? kUnknownFill : kChipFill;
-            const ImU32 border = c.info.special ? kSpecialBorder : c.info.unk ? kUnknownBorder : kChipBorder;
-            dl->AddRectFilled(a, b, fill, rounding, corners);
-            dl->AddRect(a, b, border, rounding, corners, c.info.special || c.info.unk ? 2.0f * s : 1.0f);
-            dl->AddText(ImVec2(a.x + pad, a.y + pad * 0.5f), IM_COL32(0, 0, 0, 255), c.shown.c_str());
-            dl->AddText(ctx.fonts.small, id_h, ImVec2(a.x + pad, b.y - id_h - pad * 0.5f),
-                        c.info.special ? kSpecialBorder : c.info.unk ? kUnknownBorder : kIdColour, c.label.c_str());
-            c.info.rect = {a.x, a.y, b.x, b.y};
-            if (window_hovered && ImGui::IsMouseHoveringRect(a, b))
-                chip_tooltip(t, k, begin, end, c, tokenizer, text);
-            x += c.width;
-        }
-        if (end - begin > 1 && y == group_y) {  // the bracket that says "one word"
-            const float by = origin.y + y + chip_h + bracket * 0.6f;
-            const float x0 = origin.x + group_x + 3.0f * s, x1 = origin.x + x - 3.0f * s;
+    const float rounding = 6.0f * s;
+    for (size_t k = 0; k < count; ++k) {
+        Chip& c = chips[k];
+        const ImVec2 a(origin.x + c.x, origin.y + c.y), b(a.x + c.width, a.y + m.chip_height());
+        const bool alone = c.group_end - c.group_begin == 1;
+        const ImDrawFlags corners = alone                  ? ImDrawFlags_RoundCornersAll
+                                    : k == c.group_begin   ? ImDrawFlags_RoundCornersLeft
+                                    : k + 1 == c.group_end ? ImDrawFlags_RoundCornersRight
+                                                           : ImDrawFlags_RoundCornersNone;
+        const ImU32 fill = c.info.special ? kSpecialFill : c.info.unk ? kUnknownFill : kChipFill;
+        const ImU32 border = c.info.special ? kSpecialBorder : c.info.unk ? kUnknownBorder : kChipBorder;
+        dl->AddRectFilled(a, b, fill, rounding, corners);
+        dl->AddRect(a, b, border, rounding, corners, c.info.special || c.info.unk ? 2.0f * s : 1.0f);
+        dl->AddText(ImVec2(a.x + m.pad, a.y + m.pad * 0.5f), IM_COL32(0, 0, 0, 255), c.shown.c_str());
+        dl->AddText(ctx.fonts.small, m.id_h, ImVec2(a.x + m.pad, b.y - m.id_h - m.pad * 0.5f),
+                    c.info.special ? kSpecialBorder : c.info.unk ? kUnknownBorder : kIdColour, c.label.c_str());
+        c.info.rect = {a.x, a.y, b.x, b.y};
+        if (window_hovered && ImGui::IsMouseHoveringRect(a, b))
+            chip_tooltip(t, k, c.group_begin, c.group_end, c, tokenizer, text);
+
+        const Chip& first = chips[c.group_begin];
+        if (!alone && k + 1 == c.group_end && c.y == first.y) {  // the bracket that says "one word"
+            const float by = origin.y + c.y + m.chip_height() + m.bracket * 0.6f;
+            const float x0 = origin.x + first.x + 3.0f * s, x1 = b.x - 3.0f * s;
             dl->AddLine(ImVec2(x0, by), ImVec2(x1, by), kBracketColour, 1.5f * s);
-            dl->AddLine(ImVec2(x0, by), ImVec2(x0, by - bracket * 0.5f), kBracketColour, 1.5f * s);
-            dl->AddLine(ImVec2(x1, by), ImVec2(x1, by - bracket * 0.5f), kBracketColour, 1.5f * s);
+            dl->AddLine(ImVec2(x0, by), ImVec2(x0, by - m.bracket * 0.5f), kBracketColour, 1.5f * s);
+            dl->AddLine(ImVec2(x1, by), ImVec2(x1, by - m.bracket * 0.5f), kBracketColour, 1.5f * s);
         }
-        x += gap;
-        begin = end;
     }
-    ImGui::Dummy(ImVec2(width, count > 0 ? y + row_h : 0.0f));
+    ImGui::Dummy(ImVec2(width, height));
+    if (scrolls) ImGui::EndChild();
     for (Chip& c : chips) shown.push_back(std::move(c.info));
     if (count < t.tokens.size())
         ImGui::TextDisabled("… and %zu more tokens: only the first %zu chips are drawn", t.tokens.size() - count,

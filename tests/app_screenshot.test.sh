@@ -24,6 +24,17 @@ shot ui-scale-2 --ui-scale 2 --variant causal --dropout 0.5
 shot long-text --variant mha --heads 4 --d-in 16 --d-out 16 \
     --text "$(python3 -c 'print(" ".join(f"w{i}" for i in range(300)))')"
 
+# A long text keeps its chips in a scrolling box: the per-head weights are still on
+# the first screen, and the 12 heads wrap into rows inside the view's width.
+headless "$APP" --variant mha --heads 12 --d-in 24 --d-out 24 --state-out "$WORK/long.json" \
+    --text "$(python3 -c 'print(" ".join(f"w{i}" for i in range(256)))')" --screenshot "$WORK/long.png" >/dev/null 2>&1
+check "256 tokens: all 256 chips listed" test "$(json "$WORK/long.json" "len(s['chips'])")" = 256
+HEADS="[v for k, v in s['heatmaps'].items() if k.startswith('heads/')]"
+check "256 tokens: every head's weights on the first screen" test "$(json "$WORK/long.json" "
+len($HEADS) == 12 and all(v['visible'] and v['rect'][3] <= s['framebuffer'][1] for v in $HEADS)")" = true
+check "12 heads wrap inside the window's width" test "$(json "$WORK/long.json" "
+max(v['rect'][2] for v in $HEADS) <= s['framebuffer'][0] - 10 and len({v['rect'][1] for v in $HEADS}) > 1")" = true
+
 # The pipeline's own weight and masked-score heatmaps, scrolled into view, are drawn
 # with the colour map at the engine's values; masked scores are striped.
 FLAGS=(--variant causal --text "Your journey starts with one step")
