@@ -48,6 +48,8 @@ bool FrameBench::change_shown(std::chrono::steady_clock::time_point requested, d
     latency_ms_.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested).count());
     compute_ms_.push_back(compute_ms);
+    old_views_per_change_.push_back(old_views_);
+    old_views_ = 0;
     return wants_change();
 }
 
@@ -55,6 +57,12 @@ void FrameBench::print() const {
     print_stats("frame time", frame_ms_);
     print_stats("change to redrawn view", latency_ms_);
     print_stats("recompute (worker)", compute_ms_);
+    if (!old_views_per_change_.empty()) {
+        std::vector<double> v = old_views_per_change_;
+        std::sort(v.begin(), v.end());
+        std::printf("frames drawn with the old view before the new one: n=%zu median=%.0f max=%.0f\n", v.size(),
+                    v[v.size() / 2], v.back());
+    }
     std::fflush(stdout);
 }
 

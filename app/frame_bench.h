@@ -23,6 +23,8 @@ public:
     // Call when a frame shows a run asked for at `requested`; returns true when the
     // benchmark wants the next change now.
     bool change_shown(std::chrono::steady_clock::time_point requested, double compute_ms);
+    // Call for a frame drawn, after a change, still showing the view from before it.
+    void old_view_drawn() { ++old_views_; }
     bool wants_change() const;
     void make_change(ControlValues& c) const;
     void print() const;  // to stdout
@@ -30,7 +32,8 @@ public:
 private:
     int frames_wanted_, changes_wanted_;
     std::string change_;
-    std::vector<double> frame_ms_, latency_ms_, compute_ms_;
+    std::vector<double> frame_ms_, latency_ms_, compute_ms_, old_views_per_change_;
+    int old_views_ = 0;
     std::chrono::steady_clock::time_point last_frame_{};
     bool timing_started_ = false;
 };

@@ -15,6 +15,7 @@
 #include "backends/imgui_impl_opengl3.h"
 #include "frame_bench.h"
 #include "imgui.h"
+#include "memory.h"
 #include "screenshot.h"
 #include "state_file.h"
 #include "ui.h"
@@ -25,6 +26,8 @@ constexpr double kActiveSeconds = 0.3;   // keep drawing this long after any eve
 constexpr double kIdleWait = 0.5;        // redraw at least this often when idle
 constexpr double kComputingWait = 0.1;   // redraw at least this often while the worker runs
 constexpr double kScreenshotTimeout = 120.0;
+// A recompute that fits in a frame at 60 Hz is waited for and shown by the next frame drawn.
+constexpr std::chrono::microseconds kFrameBudget{16'667};
 
 struct Startup {
     attn::Settings settings;
@@ -60,6 +63,7 @@ int main(int argc, char** argv) {
     const std::optional<Startup> startup = parse_command_line(argc, argv, exit_code);
     if (!startup) return exit_code;
     const app::AppOptions& opts = startup->options;
+    attn::keep_freed_memory_mapped();  // a recompute reuses the last one's memory, without page faults
 
     glfwSetErrorCallback([](int, const char* what) { std::cerr << "attnscope: GLFW: " << what << "\n"; });
     if (!glfwInit()) return 1;
@@ -138,20 +142,30 @@ int main(int argc, char** argv) {
             ImGui::NewFrame();
             const ImGuiIO& io = ImGui::GetIO();
             bool quit = io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q);
-            if (bench.wants_change() && !change_pending && !session.computing()) {
-                bench.make_change(session.controls);
-                change_pending = true;
-            }
-            session.update();
+            bool asked = session.update();
             classroom.before_draw(session, ui_scale, *painter, quit);
             if (quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
             report = app::FrameReport{};
             const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), session.run_version()};
             app::draw_window(session, ui_scale, ctx, memo, report, classroom);
             classroom.after_draw(session, ui_scale, *painter, ctx);
-            session.update();  // a control changed this frame starts its recompute now
+            // The benchmark changes a control where a widget would: while the frame is drawn.
+            if (bench.wants_change() && !change_pending && !session.computing()) {
+                bench.make_change(session.controls);
+                change_pending = true;
+            }
+            asked |= session.update();  // a control changed this frame starts its recompute now
             ImGui::Render();
             cache.end_frame();
+            // This frame shows the run from before the change. Drawing it would take the
+            // cores the recompute needs (software OpenGL draws on the CPU), so when the
+            // recompute fits in a frame it is not drawn: the next frame shows the new run.
+            // A frame that brings a new run is always drawn, so a slider dragged without
+            // pause still shows every run that finished.
+            if (asked && session.run_version() == shown_version && session.wait_for_run(kFrameBudget)) {
+                last_event = std::chrono::steady_clock::now();
+                continue;
+            }
 
             int fb_w = 0, fb_h = 0;
             glfwGetFramebufferSize(window, &fb_w, &fb_h);
@@ -176,6 +190,8 @@ int main(int argc, char** argv) {
                     if (change_pending && session.run_version() != shown_version && settled) {
                         bench.change_shown(session.run_requested_at(), session.last_compute_ms());
                         change_pending = false;
+                    } else if (change_pending) {
+                        bench.old_view_drawn();
                     }
                 } else if (settled) {
                     bench.frame_drawn();

@@ -25,7 +25,7 @@ void Session::apply_settings(const attn::Settings& s) {
     requested_any_ = false;  // the controls may be unchanged while fixed_ is not
 }
 
-void Session::update() {
+bool Session::update() {
     if (std::optional<Outcome> done = worker_.take()) {
         // Only the newest request's outcome decides what the error line says; an older
         // one that worked still replaces the view, so typing shows progress.
@@ -43,13 +43,14 @@ void Session::update() {
             error_ = done->error;
         }
     }
-    if (requested_any_ && controls == requested_controls_) return;
+    if (requested_any_ && controls == requested_controls_) return false;
     requested_controls_ = controls;
     requested_any_ = true;
     attn::Settings s = settings_from(controls, fixed_);
     const bool dropout_only = run_ && differs_only_in_dropout(run_settings_, s);
     last_request_at_ = std::chrono::steady_clock::now();
     last_request_id_ = worker_.submit(std::move(s), dropout_only ? run_ : nullptr);
+    return true;
 }
 
 }  // namespace app

@@ -32,8 +32,10 @@ public:
     const attn::Settings& run_settings() const { return run_settings_; }
 
     // Call once a frame: takes a finished run, and asks for a new one when the
-    // controls changed since the last request (never otherwise).
-    void update();
+    // controls changed since the last request (never otherwise). True when it asked.
+    bool update();
+    // Waits at most `limit` for the run asked for; true when it is ready to take.
+    bool wait_for_run(std::chrono::microseconds limit) const { return worker_.wait_idle(limit); }
 
     const attn::Run* run() const { return run_.get(); }
     uint64_t run_version() const { return run_version_; }  // changes with every new run

@@ -36,6 +36,11 @@ bool Worker::busy() const {
     return running_ || waiting_.has_value();
 }
 
+bool Worker::wait_idle(std::chrono::microseconds limit) const {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return idle_cv_.wait_for(lock, limit, [this] { return !running_ && !waiting_; });
+}
+
 std::shared_ptr<attn::Run> Worker::compute(const attn::Settings& settings) {
     if (!embedded_for_ || !attn::same_embedding(*embedded_for_, settings)) {
         embedded_for_.reset();  // a failed embedding leaves no stale cache behind
@@ -78,6 +83,7 @@ void Worker::loop() {
             done_ = std::move(out);
             running_ = false;
         }
+        idle_cv_.notify_all();
         wake_();
     }
 }

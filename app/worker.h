@@ -38,6 +38,8 @@ public:
     uint64_t submit(attn::Settings settings, std::shared_ptr<const attn::Run> base);
     std::optional<Outcome> take();  // the newest finished outcome, if any
     bool busy() const;              // a request is waiting or running
+    // Waits until nothing is waiting or running, at most `limit`; true when idle.
+    bool wait_idle(std::chrono::microseconds limit) const;
 
 private:
     struct Job {
@@ -56,6 +58,7 @@ private:
     std::function<void()> wake_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;
+    mutable std::condition_variable idle_cv_;
     std::optional<Job> waiting_;
     std::optional<Outcome> done_;
     bool running_ = false;
