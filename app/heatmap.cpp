@@ -143,6 +143,7 @@ void Heatmap::set_values(const attn::Matrix& m, uint64_t version, const attn::Ma
     if (version == version_) return;
     version_ = version;
     painted_ = false;
+    const bool same_size = values_ && cols_ == m.cols() && rows_ == m.rows();
     cols_ = static_cast<int>(m.cols());
     rows_ = static_cast<int>(m.rows());
     attn::Matrix shown;
@@ -160,7 +161,10 @@ void Heatmap::set_values(const attn::Matrix& m, uint64_t version, const attn::Ma
     glBindTexture(GL_TEXTURE_2D, values_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols_, rows_, 0, GL_RED, GL_FLOAT, data);
+    // A new run of the same shape (a seed or dropout change) refills the texture in
+    // place rather than reallocating it.
+    if (same_size) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols_, rows_, GL_RED, GL_FLOAT, data);
+    else glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols_, rows_, 0, GL_RED, GL_FLOAT, data);
 }
 
 ImTextureID Heatmap::texture(const HeatmapPainter& painter, int width, int height, const ColorScale& scale,

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 namespace app {
@@ -96,9 +97,11 @@ ColorScale color_scale_for(const attn::Stage& stage) {
     case attn::Scale::Signed:
     case attn::Scale::Scores: break;
     }
-    float largest = 0.0f;
-    for (Eigen::Index i = 0; i < m.size(); ++i)
-        if (std::isfinite(m.data()[i])) largest = std::max(largest, std::abs(m.data()[i]));
+    // The largest finite magnitude (masked -inf cells do not count), as one vectorised
+    // pass: a new run rescans every stage on screen, d_in x d_out weights included.
+    const auto magnitude = m.array().abs();
+    float largest = m.size() ? (magnitude < std::numeric_limits<float>::infinity()).select(magnitude, 0.0f).maxCoeff()
+                             : 0.0f;
     if (largest == 0.0f) largest = 1.0f;
     return {ColorMode::Diverging, -largest, largest};
 }
