@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
             if (std::find(attn::stage_names().begin(), attn::stage_names().end(), name) == attn::stage_names().end())
                 throw attn::ArgsError("unknown stage '" + name + "' in --stages");
         if (s.emit_pytorch && s.export_dir) throw attn::ArgsError("--emit-pytorch and --export cannot be combined");
+        // The app keeps a dropout rate across variants; asked of the CLI, it would silently do nothing.
+        if (parsed.dropout_given && s.attention.dropout > 0.0 && !attn::variant_has_dropout(s.attention.variant))
+            throw attn::ArgsError(attn::variant_name(s.attention.variant) +
+                                  " has no dropout (--dropout applies to causal, mha-wrapper and mha)");
         const attn::Run run = attn::compute(s);
         if (s.emit_pytorch) {
             std::cout << attn::emit_pytorch(s, run);

@@ -37,6 +37,7 @@ struct ParsedArgs {
     Settings settings;
     std::vector<std::string> rest;  // arguments this parser does not know (the app's own)
     bool help = false;
+    bool dropout_given = false;  // --dropout was on the command line
 };
 
 // Parses the flags of attnscope-cli. Throws ArgsError with a one-line message.

@@ -91,6 +91,7 @@ ParsedArgs parse_settings(const std::vector<std::string>& args) {
         else if (flag == "--time") s.time_runs = parse_int<int>(flag, value(), 1, 100000);
         else if (flag == "--dropout") {
             a.dropout = parse_double(flag, value());
+            parsed.dropout_given = true;
             if (!(a.dropout >= 0.0 && a.dropout <= 1.0))
                 throw ArgsError("--dropout must be in [0, 1], got " + args[i]);
         }

@@ -48,6 +48,8 @@ expect_error "empty second text for cross" "second text is empty" --variant cros
 expect_error "dropout -0.1" "dropout.*\[0, 1\]" --variant causal --dropout -0.1
 expect_error "dropout 1.5" "dropout.*\[0, 1\]" --variant causal --dropout 1.5
 expect_error "dropout abc" "dropout.*number.*abc" --variant causal --dropout abc
+expect_error "dropout on a variant without dropout" "self-v1 has no dropout" --variant self-v1 --dropout 0.5
+expect_error "dropout on cross-attention" "cross has no dropout" --variant cross --dropout 0.1
 expect_error "d_in 4 with --embedding book" "d_in must be 3" --d-in 4 --embedding book
 expect_error "unknown flag" "unknown argument '--frobnicate'" --frobnicate
 expect_error "missing flag value (--seed at the end)" "--seed needs a value" --variant self-v1 --seed
