@@ -34,6 +34,7 @@ std::string app_usage() {
            "  [--ui-scale 1..3] [--head N] [--show-stage NAME] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
            "  [--bench-change seed|dropout] [--lesson ID [--lesson-step N]] [--lesson-tour DIR] [--presenter]\n"
            "  [--colormap default|colorblind|high-contrast] [--compare masking|dropout|seeds|multihead]\n"
+           "  [--tab pipeline|compare|head-view]\n"
            "  [--session FILE] [--export-all DIR] [--save-py FILE] [--save-session FILE]\n";
 }
 
@@ -78,6 +79,11 @@ AppOptions parse_app_options(const std::vector<std::string>& rest) {
             o.compare = value();
             if (!attn::comparison_from_name(o.compare))
                 throw OptionsError("--compare takes masking, dropout, seeds or multihead, got '" + o.compare + "'");
+        }
+        else if (flag == "--tab") {
+            o.tab = value();
+            if (o.tab != "pipeline" && o.tab != "compare" && o.tab != "head-view")
+                throw OptionsError("--tab takes pipeline, compare or head-view, got '" + o.tab + "'");
         }
         else if (flag == "--session") o.session = value();
         else if (flag == "--export-all") o.export_all = value();

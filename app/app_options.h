@@ -27,6 +27,7 @@ struct AppOptions {
     bool presenter = false;
     std::string colormap = "default";       // a colour theme
     std::string compare;                    // open this comparison
+    std::string tab;                        // open this view tab: pipeline | compare | head-view
     std::optional<std::string> session;     // load this session file at start
     // Once the first view is computed, do what the File menu would, then go on.
     std::optional<std::string> export_all, save_py, save_session;

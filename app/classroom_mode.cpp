@@ -40,6 +40,10 @@ std::string ClassroomMode::start(Session& session, float& ui_scale) {
         c.compare = attn::comparison_from_name(options_.compare);
         c.show_tab(ViewTab::Compare);
     }
+    if (!options_.tab.empty())
+        c.show_tab(options_.tab == "compare"     ? ViewTab::Compare
+                   : options_.tab == "head-view" ? ViewTab::HeadLines
+                                                 : ViewTab::Pipeline);
     if (options_.session) c.last_session = load_session_file(*options_.session, session, c, ui_scale);
     if (!options_.lesson.empty()) {
         const int lesson = find_lesson(c, options_.lesson);

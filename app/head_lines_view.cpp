@@ -23,7 +23,7 @@ ImU32 with_alpha(ImU32 colour, float alpha) {
 
 }  // namespace
 
-void draw_head_lines(const attn::Run& run, const DrawContext& ctx) {
+void draw_head_lines(const attn::Run& run, const DrawContext& ctx, WidgetRects& widgets) {
     const auto& heads = run.trace.heads;
     if (heads.empty() || !heads[0].find("weights")) {
         ImGui::TextUnformatted("This run has no attention weights to draw.");
@@ -55,6 +55,7 @@ void draw_head_lines(const attn::Run& run, const DrawContext& ctx) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float left_x = origin.x + label_w, right_x = left_x + gap;
     const auto row_y = [&](int i) { return origin.y + line_h * (static_cast<float>(i) + 0.5f); };
+    widgets.set("head_view_lines", {left_x + 6.0f, origin.y, right_x - 6.0f, origin.y + height});
 
     // Which token the mouse is on: a query row on the left or a key row on the right.
     const ImVec2 m = ImGui::GetMousePos();

@@ -4,12 +4,15 @@
 // per head. Hovering a token keeps only its lines.
 #include "matrix_widget.h"
 #include "pipeline.h"
+#include "widget_rects.h"
 
 namespace app {
 
 // Lines are ImDrawList strokes, T² per head: fine up to this many tokens.
 constexpr int kHeadLinesMaxTokens = 64;
 
-void draw_head_lines(const attn::Run& run, const DrawContext& ctx);
+// Records "head_view_lines": the band between the query and key columns, where the
+// line from query q to key k runs from (x0, row q's middle) to (x1, row k's middle).
+void draw_head_lines(const attn::Run& run, const DrawContext& ctx, WidgetRects& widgets);
 
 }  // namespace app

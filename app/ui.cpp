@@ -45,7 +45,7 @@ void view(Session& session, ClassroomMode& cm, const DrawContext& ctx, ViewMemo&
     const attn::LessonStep* step = current_step(cm.classroom);
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
     if (tab == ViewTab::Compare) return cm.compare.draw(cm.classroom, session, ctx, step ? &marks : nullptr, report.heatmaps);
-    if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx);
+    if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx, report.widgets);
     if (run->trace.heads.size() > 1) {
         draw_head_strip(*run, session.selected_head, ctx, report.heatmaps);
         ImGui::Separator();

@@ -18,6 +18,7 @@ public:
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
         rects_[name] = {a.x, a.y, b.x, b.y};
     }
+    void set(const std::string& name, const Rect& r) { rects_[name] = r; }
     void clear() { rects_.clear(); }
     const std::map<std::string, Rect>& all() const { return rects_; }
 

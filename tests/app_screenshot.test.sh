@@ -60,6 +60,26 @@ else
     fail "masked scores are not in view"
 fi
 
+# The head view (--tab head-view): the line from query q to key k has the weight as
+# its opacity over white; masked pairs have no line. Points are taken a quarter of
+# the way across, where no other line of a 6-token causal head passes.
+FLAGS=(--variant causal --text "Your journey starts with one step")
+headless "$APP" "${FLAGS[@]}" --tab head-view --state-out "$WORK/hv.json" --screenshot "$WORK/hv.png" >/dev/null 2>&1
+check "--tab head-view opens the head view" test "$(json "$WORK/hv.json" "s['tab']")" = head_view
+at_quarter() {  # at_quarter Q K: the pixel a quarter of the way along the line from query Q to key K
+    json "$WORK/hv.json" "' '.join(str(round(v)) for v in (lambda x0, y0, x1, y1: (x0 + (x1 - x0) / 4,
+        y0 + (y1 - y0) / 6 * (0.5 + $1 + ($2 - $1) / 4)))(*s['widgets']['head_view_lines']))"
+}
+for pair in "0 0" "1 0" "1 1" "0 5" "1 2"; do
+    read -r q k <<<"$pair"
+    w=$(json "$WORK/p-trace.json" "s['heads'][0]['weights'][$q][$k]")
+    expected=$(python3 -c "print(' '.join(str(round($w * c + (1 - $w) * 255)) for c in (0, 114, 178)))")
+    actual=$($PNG pixel "$WORK/hv.png" $(at_quarter "$q" "$k"))
+    check "head view: query $q to key $k (weight $w) drawn as ($expected), got ($actual)" python3 -c "
+import sys; a=list(map(int,'$actual'.split())); e=list(map(int,'$expected'.split()))
+sys.exit(0 if all(abs(p-q) <= 6 for p, q in zip(a, e)) else 1)"
+done
+
 # Unknown flags are refused with one line and exit 2, before any window opens.
 "$APP" --no-such-flag >"$WORK/bad.out" 2>&1
 code=$?
