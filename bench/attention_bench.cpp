@@ -37,6 +37,23 @@ void BM_MultiHead768(benchmark::State& state) {
 }
 BENCHMARK(BM_MultiHead768)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// What a seed slider change costs: torch.manual_seed(s); build
+// MultiHeadAttention(768, 768, 256, 0.1, num_heads=12) and run it in training mode.
+void BM_SeedChange768(benchmark::State& state) {
+    attn::AttentionConfig cfg;
+    cfg.variant = attn::Variant::Mha;
+    cfg.d_out = 768;
+    cfg.heads = 12;
+    cfg.dropout = 0.1;
+    attn::TorchGenerator gen(1);
+    const attn::Matrix x = attn::torch_rand(gen, 256, 768);
+    for (auto _ : state) {
+        ++cfg.seed;
+        benchmark::DoNotOptimize(attn::run_attention(x, nullptr, cfg));
+    }
+}
+BENCHMARK(BM_SeedChange768)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // torch.manual_seed(123); nn.Embedding(50257, 768): the full table, every row.
 void BM_EmbeddingTable(benchmark::State& state) {
     for (auto _ : state) {

@@ -5,7 +5,8 @@ at the same number of threads, and prints the speed ratios.
 usage: bench/compare_with_pytorch.py [BUILD_DIR] [--threads N]
 
 PyTorch side: the seed documents' MultiHeadAttention class, forward only (the module
-already built, as the engine's benchmark does), and building nn.Embedding(50257, 768).
+already built, as the engine's benchmark does); a seed change (build the module with
+dropout 0.1, then a training-mode forward, T = 256); and building nn.Embedding(50257, 768).
 Needs Debian's python3-torch, and libopenblas0-pthread so that torch gets a real BLAS.
 """
 import argparse
@@ -70,6 +71,14 @@ def pytorch_times():
             mha = MultiHeadAttention(768, 768, T, 0.0, num_heads=12)
             x = torch.rand(1, T, 768)
             out[f"BM_MultiHead768/{T}/real_time"] = median_seconds(lambda: mha(x))
+        x = torch.rand(1, 256, 768)
+        seed = [0]
+
+        def seed_change():  # a new seed: build the module, then a training-mode forward
+            seed[0] += 1
+            torch.manual_seed(seed[0])
+            MultiHeadAttention(768, 768, 256, 0.1, num_heads=12).train()(x)
+        out["BM_SeedChange768/real_time"] = median_seconds(seed_change)
         out["BM_EmbeddingTable/real_time"] = median_seconds(lambda: nn.Embedding(50257, 768))
     return out
 
@@ -95,6 +104,7 @@ def main():
     labels = {"BM_BookMultiHead": "book example (3.6.2 MHA, batch 2)",
               "BM_MultiHead768/256/real_time": "mha T=256 d=768 12 heads",
               "BM_MultiHead768/1024/real_time": "mha T=1024 d=768 12 heads",
+              "BM_SeedChange768/real_time": "seed change: build + forward T=256",
               "BM_EmbeddingTable/real_time": "nn.Embedding(50257, 768)"}
     for name, label in labels.items():
         ours, theirs = engine[name], peer[name]
