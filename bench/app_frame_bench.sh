@@ -13,12 +13,12 @@ run() {  # run TITLE FLAGS...
 }
 run "T=64, d=768, 12 heads (mha): pipeline + per-head view, target < 16 ms" \
     --variant mha --d-in 768 --d-out 768 --heads 12 --text "$(words 64)" --bench-frames 200
-run "T=1024, simplified: 1024x1024 scores and weights, target < 33 ms" \
-    --variant simplified --d-in 768 --text "$(words 1024)" --bench-frames 100
-run "T=1024, d=768, 12 heads (mha): every 1024x1024 stage of a head + 12 heads" \
-    --variant mha --d-in 768 --d-out 768 --heads 12 --text "$(words 1024)" --bench-frames 100
-run "T=256, d=768, 12 heads (mha): seed change to redrawn view, target within one frame" \
-    --variant mha --d-in 768 --d-out 768 --heads 12 --text "$(words 256)" --bench-changes 10
+run "T=1024, simplified: 1024x1024 scores and weights in view, target < 33 ms" \
+    --variant simplified --d-in 768 --text "$(words 1024)" --show-stage scores --bench-frames 100
+run "T=1024, d=768, 12 heads (mha): a head's 1024x1024 weights, dropout mask and dropped weights in view" \
+    --variant mha --d-in 768 --d-out 768 --heads 12 --text "$(words 1024)" --show-stage weights --bench-frames 100
+run "T=256, d=768, 12 heads (mha): seed change to redrawn view (12 heads' weights in view), target within one frame" \
+    --variant mha --d-in 768 --d-out 768 --heads 12 --text "$(words 256)" --bench-changes 30
 run "T=256, d=768, 12 heads (mha): dropout change (only the stages after the weights)" \
-    --variant mha --d-in 768 --d-out 768 --heads 12 --text "$(words 256)" --dropout 0.1 --bench-changes 10 \
+    --variant mha --d-in 768 --d-out 768 --heads 12 --text "$(words 256)" --dropout 0.1 --bench-changes 30 \
     --bench-change dropout
