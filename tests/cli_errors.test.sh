@@ -5,15 +5,7 @@
 # Usage: tests/cli_errors.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 
-build=${1:?usage: $0 BUILD_DIR}
-cli="$build/attnscope-cli"
-if [[ ! -x $cli ]]; then
-    echo "no executable $cli" >&2
-    exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/cli_lib.sh" "${1:-}"
 passed=0
 failed=0
 

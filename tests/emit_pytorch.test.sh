@@ -6,21 +6,8 @@
 # Usage: tests/emit_pytorch.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 
-build=${1:?usage: $0 BUILD_DIR}
-cli="$build/attnscope-cli"
 here=$(cd "$(dirname "$0")" && pwd)
-python=/usr/bin/python3
-if [[ ! -x $cli ]]; then
-    echo "FAIL: no executable $cli" >&2
-    exit 1
-fi
-if ! "$python" -c 'import torch' 2>/dev/null; then
-    echo "FAIL: $python cannot import torch: install Debian's python3-torch (scripts/test.sh does)" >&2
-    exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$here/cli_lib.sh" "${1:-}" torch
 printf 'The cat sat on the mat.\nThe dog ate my homework, quickly!\n' >"$tmp/corpus.txt"
 setup_failed=0
 

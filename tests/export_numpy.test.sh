@@ -6,20 +6,7 @@
 # Usage: tests/export_numpy.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 
-build=${1:?usage: $0 BUILD_DIR}
-cli="$build/attnscope-cli"
-python=/usr/bin/python3
-if [[ ! -x $cli ]]; then
-    echo "FAIL: no executable $cli" >&2
-    exit 1
-fi
-if ! "$python" -c 'import numpy' 2>/dev/null; then
-    echo "FAIL: $python cannot import numpy: install Debian's python3-numpy (scripts/test.sh does)" >&2
-    exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/cli_lib.sh" "${1:-}" numpy
 passed=0
 failed=0
 
