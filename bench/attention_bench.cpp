@@ -10,13 +10,19 @@
 
 namespace {
 
+// MultiHeadAttention(d_in, d_out, ..., num_heads=heads): the weight-split module.
+attn::AttentionConfig multi_head(int d_out, int heads) {
+    attn::AttentionConfig cfg;
+    cfg.variant = attn::Variant::Mha;
+    cfg.d_out = d_out;
+    cfg.heads = heads;
+    return cfg;
+}
+
 // 000's last example: MultiHeadAttention(d_in=3, d_out=2, context_length=6, 0.0,
 // num_heads=2) on the book's sentence stacked twice.
 void BM_BookMultiHead(benchmark::State& state) {
-    attn::AttentionConfig cfg;
-    cfg.variant = attn::Variant::Mha;
-    cfg.d_out = 2;
-    cfg.heads = 2;
+    attn::AttentionConfig cfg = multi_head(2, 2);
     cfg.batch = 2;
     const attn::AttentionModule module = attn::build_attention(3, cfg);
     for (auto _ : state) benchmark::DoNotOptimize(attn::forward(module, attn::book_inputs(), nullptr));
@@ -26,11 +32,7 @@ BENCHMARK(BM_BookMultiHead)->Unit(benchmark::kMicrosecond);
 // MultiHeadAttention(768, 768, T, 0.0, num_heads=12) on one sequence of T tokens.
 void BM_MultiHead768(benchmark::State& state) {
     const auto T = static_cast<int>(state.range(0));
-    attn::AttentionConfig cfg;
-    cfg.variant = attn::Variant::Mha;
-    cfg.d_out = 768;
-    cfg.heads = 12;
-    const attn::AttentionModule module = attn::build_attention(768, cfg);
+    const attn::AttentionModule module = attn::build_attention(768, multi_head(768, 12));
     attn::TorchGenerator gen(1);
     const attn::Matrix x = attn::torch_rand(gen, T, 768);
     for (auto _ : state) benchmark::DoNotOptimize(attn::forward(module, x, nullptr));
@@ -40,10 +42,7 @@ BENCHMARK(BM_MultiHead768)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->
 // What a seed slider change costs: torch.manual_seed(s); build
 // MultiHeadAttention(768, 768, 256, 0.1, num_heads=12) and run it in training mode.
 void BM_SeedChange768(benchmark::State& state) {
-    attn::AttentionConfig cfg;
-    cfg.variant = attn::Variant::Mha;
-    cfg.d_out = 768;
-    cfg.heads = 12;
+    attn::AttentionConfig cfg = multi_head(768, 12);
     cfg.dropout = 0.1;
     attn::TorchGenerator gen(1);
     const attn::Matrix x = attn::torch_rand(gen, 256, 768);
