@@ -40,10 +40,10 @@ struct Chip {
     size_t group_begin = 0, group_end = 0;    // the chips of its word: [begin, end)
 };
 
-struct ChipMetrics {
-    float pad, bracket, text_h, id_h;
+struct ChipMetrics {  // in pixels at the UI scale
+    float pad, gap, bracket, row_gap, text_h, id_h;
     float chip_height() const { return text_h + id_h + pad * 1.5f; }
-    float row_height() const { return chip_height() + bracket + 4.0f * pad / 5.0f; }
+    float row_height() const { return chip_height() + bracket + row_gap; }
 };
 
 Chip make_chip(const attn::Tokenized& t, size_t i, const std::string& tokenizer) {
@@ -96,7 +96,6 @@ void chip_tooltip(const attn::Tokenized& t, size_t i, size_t group_begin, size_t
 // else one token. A word moves to the next line whole unless it is wider than a line.
 // Returns the height of the lines.
 float lay_out(std::vector<Chip>& chips, float width, const ChipMetrics& m) {
-    const float gap = m.pad * 1.4f;
     float x = 0.0f, y = 0.0f;
     for (size_t begin = 0; begin < chips.size();) {
         size_t end = begin + 1;
@@ -120,7 +119,7 @@ float lay_out(std::vector<Chip>& chips, float width, const ChipMetrics& m) {
             c.group_end = end;
             x += c.width;
         }
-        x += gap;
+        x += m.gap;
         begin = end;
     }
     return chips.empty() ? 0.0f : y + m.row_height();
@@ -132,7 +131,7 @@ void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::
                       const std::string& text, const DrawContext& ctx, std::vector<ChipInfo>& shown) {
     const size_t count = std::min(t.tokens.size(), kMaxChips);
     const float s = ctx.ui_scale;
-    const ChipMetrics m{5.0f * s, 7.0f * s, ImGui::GetTextLineHeight(), ctx.fonts.small->FontSize};
+    const ChipMetrics m{5.0f * s, 7.0f * s, 7.0f * s, 4.0f * s, ImGui::GetTextLineHeight(), ctx.fonts.small->FontSize};
 
     std::vector<Chip> chips;
     chips.reserve(count);

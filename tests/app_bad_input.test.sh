@@ -21,11 +21,7 @@ check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
 start_app --variant mha --heads 2 --d-in 4 --d-out 4
 check "first run computed" wait_state "$(settled 1) and s['error'] is None"
 version=$(json "$STATE" "s['run_version']")
-read -r x y <<<"$(widget_centre heads)"
-click "$x" "$y" ctrl
-hold ctrl+a
-xdotool type --delay 50 "3"
-hold Return
+slider_to heads 3
 check "heads 3 with d_out 4 is explained" wait_state "s['heads'] == 3 and s['error'] is not None and 'divisible' in s['error']"
 check "the last good view stays" wait_state "s['run_version'] == $version and s['shown_heads'] == 2"
 

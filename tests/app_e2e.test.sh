@@ -21,11 +21,7 @@ check "tokens follow the text" wait_state "s['tokens'] == '$SENTENCE'.split() an
 
 # Move the seed slider by keyboard: ctrl+click turns it into a text field.
 version=$(json "$STATE" "s['run_version']")
-read -r x y <<<"$(widget_centre seed)"
-click "$x" "$y" ctrl
-hold ctrl+a
-xdotool type --delay 50 "7"
-hold Return
+slider_to seed 7
 check "seed slider set to 7" wait_state "s['seed'] == 7"
 check "recomputed after the slider" wait_state "$(settled $((version + 1)))"
 

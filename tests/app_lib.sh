@@ -74,6 +74,13 @@ click() {  # click X Y [MODIFIER]
     if [ -n "$3" ]; then sleep 0.1; xdotool keyup "$3"; fi
     sleep 0.2
 }
+slider_to() {  # slider_to WIDGET VALUE: ctrl+click a slider and type an exact value
+    read -r x y <<<"$(widget_centre "$1")"
+    click "$x" "$y" ctrl
+    hold ctrl+a
+    xdotool type --delay 50 "$2"
+    hold Return
+}
 window_shot() {  # window_shot FILE: the window as the X server shows it
     # import without a window waits for a click: never call it without one.
     [ -n "$WID" ] && timeout 20 import -window "$WID" "$1"

@@ -45,14 +45,6 @@ load_corpus() {
     read -r x y <<<"$(widget_centre corpus_load)"
     click "$x" "$y"
 }
-# slider_to WIDGET VALUE: ctrl+click a slider and type an exact value
-slider_to() {
-    read -r x y <<<"$(widget_centre "$1")"
-    click "$x" "$y" ctrl
-    hold ctrl+a
-    xdotool type --delay 50 "$2"
-    hold Return
-}
 
 # --- GPT-2: the book's ids, the special chip in its colour, one word's pieces grouped ---
 shot gpt2 --tokenizer gpt2 --text "$BOOK"
