@@ -166,6 +166,7 @@ nlohmann::json ClassroomMode::state(const Session& session) const {
     j["framebuffer"] = framebuffer_;
     j["last_export"] = outcome_json(c.last_export);
     j["session"] = outcome_json(c.last_session);
+    j["dialog"] = dialog_.state();
     return j;
 }
 

@@ -154,9 +154,9 @@ void CompareView::update(const Classroom& c, const Session& session) {
             ++version_;
         }
     if (kind_ == attn::ComparisonKind::Masking && session.run() &&
-        (session.run_version() != for_run_version_ || session.selected_head != for_head_)) {
+        (session.run_version() != for_run_version_ || session.shown_head() != for_head_)) {
         for_run_version_ = session.run_version();
-        for_head_ = session.selected_head;
+        for_head_ = session.shown_head();
         ++version_;
         try {
             masking_ = attn::compare_masking(session.run()->trace.heads.at(static_cast<size_t>(for_head_)));
@@ -247,7 +247,7 @@ void CompareView::draw_pair(Classroom& c, Session& session, const DrawContext& c
             if (ImGui::Selectable(n.c_str(), n == c.compare_stage)) c.compare_stage = n;
         ImGui::EndCombo();
     }
-    const int head = session.selected_head;
+    const int head = session.shown_head();
     attn::Stage oa, ob;
     const attn::Stage* sa = find_stage(a, head, c.compare_stage, oa);
     const attn::Stage* sb = find_stage(b, head, c.compare_stage, ob);

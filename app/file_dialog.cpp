@@ -65,6 +65,11 @@ void FileDialog::open(FileAction action, std::optional<MatrixExportRequest> matr
     open_now_ = true;
 }
 
+nlohmann::json FileDialog::state() const {
+    if (!action_) return nullptr;
+    return {{"title", title(*action_)}, {"path", path_}, {"error", error_.empty() ? nlohmann::json(nullptr) : nlohmann::json(error_)}};
+}
+
 void FileDialog::draw(AppContext& app) {
     if (!action_) return;
     const char* id = "##file dialog";

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "classroom.h"
 #include "heatmap.h"
 #include "matrix_widget.h"
@@ -30,6 +32,8 @@ class FileDialog {
 public:
     void open(FileAction action, std::optional<MatrixExportRequest> matrix = std::nullopt);
     void draw(AppContext& app);  // once a frame; a no-op while closed
+    // For the state file: null while closed, else its title, path and error.
+    nlohmann::json state() const;
 
 private:
     std::optional<FileAction> action_;

@@ -45,7 +45,7 @@ void enter_step(Classroom& c, Session& session, int lesson, int step) {
         c.lesson_error = e.what();  // the controls stay as they were
         return;
     }
-    session.selected_head = s.head;
+    session.select_head(s.head);
     // A masking stage lives only in the masking comparison; a stage of the pipeline is
     // shown there, unless the step compares two runs of it.
     c.compare = s.compare;

@@ -4,6 +4,7 @@
 // recompute gets the CPU.
 #include <cfloat>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -18,6 +19,7 @@
 #include "memory.h"
 #include "screenshot.h"
 #include "state_file.h"
+#include "typed_text.h"
 #include "ui.h"
 
 namespace {
@@ -66,6 +68,11 @@ int main(int argc, char** argv) {
     attn::keep_freed_memory_mapped();  // a recompute reuses the last one's memory, without page faults
 
     glfwSetErrorCallback([](int, const char* what) { std::cerr << "attnscope: GLFW: " << what << "\n"; });
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
+        std::cerr << "attnscope: no display to open the window on (DISPLAY is not set): start it from a desktop "
+                     "session, or on a machine without one under a virtual display: xvfb-run -a scripts/run.sh\n";
+        return 1;
+    }
     if (!glfwInit()) return 1;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -85,6 +92,7 @@ int main(int argc, char** argv) {
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
     ImGui_ImplGlfw_InitForOpenGL(window, true);
+    app::take_typed_characters(window);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     ImGui_ImplOpenGL3_CreateDeviceObjects();  // so that FontSet can replace the font texture
 
@@ -102,7 +110,7 @@ int main(int argc, char** argv) {
         app::HeatmapCache cache;
         app::ViewMemo memo;
         app::Session session(startup->settings, [] { glfwPostEmptyEvent(); });
-        session.selected_head = opts.selected_head;
+        session.select_head(opts.selected_head);
         session.scroll_to_stage = opts.show_stage;
         app::ClassroomMode classroom(opts, [] { glfwPostEmptyEvent(); });
         if (const std::string bad = classroom.start(session, ui_scale); !bad.empty()) {

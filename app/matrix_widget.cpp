@@ -102,16 +102,22 @@ bool draw_values(const MatrixRequest& req, const MatrixPlacement& p, const DrawC
 }
 
 // A lesson's cells: a white halo under a magenta frame reads on every colour map.
-void draw_marks(const CellMarks& marks, const MatrixPlacement& p, float scale, ImDrawList* dl) {
+// Marks come from a step whose run may not be the one drawn yet: those outside this
+// matrix are skipped.
+void draw_marks(const CellMarks& marks, const attn::Matrix& m, const MatrixPlacement& p, float scale,
+                ImDrawList* dl) {
     const ImU32 halo = IM_COL32(255, 255, 255, 255), frame = IM_COL32(230, 0, 170, 255);
     const auto outline = [&](ImVec2 a, ImVec2 b) {
         dl->AddRect(a, b, halo, 0.0f, 0, 6.0f * scale);
         dl->AddRect(a, b, frame, 0.0f, 0, 3.0f * scale);
     };
+    const auto inside = [&](int r, int c) { return r >= 0 && r < m.rows() && c >= 0 && c < m.cols(); };
     for (int r : marks.rows)
-        outline(ImVec2(p.min.x, p.min.y + p.cell.y * static_cast<float>(r)),
-                ImVec2(p.max.x, p.min.y + p.cell.y * static_cast<float>(r + 1)));
+        if (inside(r, 0))
+            outline(ImVec2(p.min.x, p.min.y + p.cell.y * static_cast<float>(r)),
+                    ImVec2(p.max.x, p.min.y + p.cell.y * static_cast<float>(r + 1)));
     for (const auto& [r, c] : marks.cells) {
+        if (!inside(r, c)) continue;
         const ImVec2 a(p.min.x + p.cell.x * static_cast<float>(c), p.min.y + p.cell.y * static_cast<float>(r));
         outline(a, ImVec2(a.x + p.cell.x, a.y + p.cell.y));
     }
@@ -203,7 +209,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
         dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), IM_COL32(0, 0, 0, 255), 0.0f, 0, 3.0f);
         dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0.0f, 0, 1.0f);
     }
-    if (req.marks) draw_marks(*req.marks, p, ctx.ui_scale, dl);
+    if (req.marks) draw_marks(*req.marks, *req.values, p, ctx.ui_scale, dl);
     if (req.highlight)
         dl->AddRect(ImVec2(p.min.x - 4, p.min.y - 4), ImVec2(p.max.x + 4, p.max.y + 4), IM_COL32(220, 40, 40, 255),
                     0.0f, 0, 3.0f * ctx.ui_scale);

@@ -101,7 +101,7 @@ const std::vector<std::string>& ViewMemo::labels(const attn::Run& run, attn::Axi
     return labels_[key] = axis_labels(run, axis, count);
 }
 
-void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext& ctx, HeatmapRegistry& shown) {
+std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const DrawContext& ctx, HeatmapRegistry& shown) {
     const auto& heads = run.trace.heads;
     const int n = static_cast<int>(heads.size());
     ImGui::PushFont(ctx.fonts.heading);
@@ -118,11 +118,12 @@ void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext
     const float side = std::clamp((avail - gap * static_cast<float>(per_row)) / static_cast<float>(per_row),
                                   24.0f * ctx.ui_scale, 200.0f * ctx.ui_scale);
     float x = 0.0f;
+    std::optional<int> clicked;
     for (int h = 0; h < n; ++h) {
         const attn::Stage* w = heads[static_cast<size_t>(h)].find("weights");
         if (!w) continue;
         const Card card{w, &heads[static_cast<size_t>(h)]};
-        const std::string label = "head " + std::to_string(h + 1) + (h == selected_head ? " ◀ shown" : "");
+        const std::string label = "head " + std::to_string(h + 1) + (h == shown_head ? " ◀ shown" : "");
         // A caption wider than its heatmap widens the group: wrap on what is drawn.
         const float group_w = std::max(side, ImGui::CalcTextSize(label.c_str()).x);
         if (h > 0 && x + group_w <= avail) ImGui::SameLine(0.0f, gap);
@@ -138,16 +139,17 @@ void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext
         req.max_size = ImVec2(side, side);
         req.max_cell = 40.0f;
         req.show_values = false;
-        req.highlight = h == selected_head;
+        req.highlight = h == shown_head;
         req.export_name = "head" + std::to_string(h + 1) + "_weights";
         const MatrixPlacement p = draw_matrix(req, ctx);
         ImGui::EndGroup();
-        if (p.clicked) selected_head = h;
+        if (p.clicked) clicked = h;
         cell_tooltip(run, card, p, ctx);
         record(shown, req.key, p, w->value);
     }
     ImGui::Spacing();
     draw_legend(ColorScale{}, std::min(side * 2.0f, 300.0f * ctx.ui_scale), ctx);
+    return clicked;
 }
 
 void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,

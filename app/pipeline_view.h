@@ -3,6 +3,7 @@
 // the selected head's pipeline, stage by stage in the order the forward pass
 // computes them. It draws whatever stages the trace holds, for any variant.
 #include <map>
+#include <optional>
 #include <string>
 
 #include "matrix_widget.h"
@@ -38,7 +39,10 @@ struct StageMarks {
     CellMarks cells;
 };
 
-void draw_head_strip(const attn::Run& run, int& selected_head, const DrawContext& ctx, HeatmapRegistry& shown);
+// Returns the head clicked, if any.
+std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const DrawContext& ctx,
+                                   HeatmapRegistry& shown);
+// `head` must be a head of `run` (Session::shown_head()).
 // Scrolls to the stage named `scroll_to` (and clears it) when it draws that stage;
 // outlines `marks` on its stage and frames that stage's heatmap.
 void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,

@@ -25,6 +25,11 @@ void Session::apply_settings(const attn::Settings& s) {
     requested_any_ = false;  // the controls may be unchanged while fixed_ is not
 }
 
+int Session::shown_head() const {
+    const int heads = run_ ? static_cast<int>(run_->trace.heads.size()) : 0;
+    return heads > 0 ? std::min(wanted_head_, heads - 1) : 0;
+}
+
 bool Session::update() {
     if (std::optional<Outcome> done = worker_.take()) {
         // Only the newest request's outcome decides what the error line says; an older
@@ -38,7 +43,6 @@ bool Session::update() {
             last_compute_ms_ = done->compute_ms;
             last_dropout_only_ = done->dropout_only;
             if (newest) error_.clear();
-            selected_head = std::clamp(selected_head, 0, static_cast<int>(run_->trace.heads.size()) - 1);
         } else if (newest) {
             error_ = done->error;
         }

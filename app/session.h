@@ -2,6 +2,7 @@
 // What the window shows and why: the control values, the last run that worked
 // (kept on screen while an impossible combination is explained), the error of the
 // newest settings, and the background recompute that connects them.
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -19,7 +20,6 @@ public:
     Session(const attn::Settings& initial, std::function<void()> wake);
 
     ControlValues controls;
-    int selected_head = 0;
     std::string scroll_to_stage;  // the pipeline scrolls to this stage once, then clears it
     CorpusField corpus;           // the corpus path being typed (controls.corpus_file is the one in use)
     SlidingWindowView window;     // chapter 2's sampling view: its sliders and pairs
@@ -37,6 +37,13 @@ public:
     // Waits at most `limit` for the run asked for; true when it is ready to take.
     bool wait_for_run(std::chrono::microseconds limit) const { return worker_.wait_idle(limit); }
 
+    // The head the user asked for (head strip, a lesson step, a session file) may not
+    // exist in the run on screen: a step that selects head 2 arrives before the run
+    // with its heads does. Views draw shown_head(), which always exists; the wish is
+    // kept, so the head returns when a run has it again.
+    void select_head(int head) { wanted_head_ = std::max(0, head); }
+    int shown_head() const;
+
     const attn::Run* run() const { return run_.get(); }
     uint64_t run_version() const { return run_version_; }  // changes with every new run
     const std::string& error() const { return error_; }
@@ -47,6 +54,7 @@ public:
     std::chrono::steady_clock::time_point run_requested_at() const { return run_requested_at_; }
 
 private:
+    int wanted_head_ = 0;
     attn::Settings fixed_;  // what the controls do not edit, from the command line
     ControlValues requested_controls_;
     bool requested_any_ = false;

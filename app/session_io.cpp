@@ -12,7 +12,7 @@ FileOutcome save_session_file(const std::string& path, const Session& session, c
     attn::SavedSession saved;
     saved.settings = session.settings();
     if (const attn::Lesson* l = current_lesson(c); l && c.in_lesson) saved.lesson = attn::LessonPosition{l->id, c.step};
-    saved.ui = {{"selected_head", session.selected_head},
+    saved.ui = {{"selected_head", session.shown_head()},
                 {"ui_scale", ui_scale},
                 {"presenter", c.presenter},
                 {"colormap", c.theme},
@@ -45,7 +45,7 @@ FileOutcome load_session_file(const std::string& path, Session& session, Classro
     }
     // The saved settings win over the step's: the student may have moved a slider.
     session.apply_settings(saved.settings);
-    if (get("selected_head").is_number_integer()) session.selected_head = std::max(0, get("selected_head").get<int>());
+    if (get("selected_head").is_number_integer()) session.select_head(get("selected_head").get<int>());
     if (get("ui_scale").is_number()) ui_scale = std::clamp(get("ui_scale").get<float>(), 1.0f, 3.0f);
     if (get("presenter").is_boolean()) c.presenter = get("presenter").get<bool>();
     if (get("colormap").is_string() && find_theme(get("colormap").get<std::string>()))

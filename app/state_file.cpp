@@ -33,7 +33,7 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
     j["pos"] = c.pos;
     j["causal"] = c.causal;
     j["error"] = session.error().empty() ? nlohmann::json(nullptr) : nlohmann::json(session.error());
-    j["selected_head"] = session.selected_head;
+    j["selected_head"] = session.shown_head();
     j["ui_scale"] = ui_scale;
     j["computing"] = session.computing();
     j["run_version"] = session.run_version();

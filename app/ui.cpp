@@ -46,14 +46,16 @@ void view(Session& session, ClassroomMode& cm, const DrawContext& ctx, ViewMemo&
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
     if (tab == ViewTab::Compare) return cm.compare.draw(cm.classroom, session, ctx, step ? &marks : nullptr, report.heatmaps);
     if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx, report.widgets);
+    const int head = session.shown_head();  // a head of `run`, whatever was asked for
     if (run->trace.heads.size() > 1) {
-        draw_head_strip(*run, session.selected_head, ctx, report.heatmaps);
+        if (const std::optional<int> clicked = draw_head_strip(*run, head, ctx, report.heatmaps))
+            session.select_head(*clicked);
         ImGui::Separator();
     }
     ImGui::PushFont(ctx.fonts.heading);
-    ImGui::Text("Pipeline of head %d", session.selected_head + 1);
+    ImGui::Text("Pipeline of head %d", head + 1);
     ImGui::PopFont();
-    draw_pipeline(*run, session.selected_head, ctx, memo, session.scroll_to_stage, report.heatmaps,
+    draw_pipeline(*run, head, ctx, memo, session.scroll_to_stage, report.heatmaps,
                   step ? &marks : nullptr);
 }
 

@@ -289,7 +289,9 @@ std::string render(const LessonStep& step, const Run& run, bool strict) {
             }
             try {
                 out += fill(parse_placeholder(t.substr(i + 1, close - i - 1)), res);
-            } catch (const LessonError& e) {
+            } catch (const std::exception& e) {
+                // Lenient rendering draws a step over whatever run is on screen, which
+                // may lack the step's stage or cell until its own run arrives.
                 if (strict) throw LessonError(prefix + e.what());
                 out += "—";
             }
