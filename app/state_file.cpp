@@ -50,13 +50,17 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
     for (const auto& [name, r] : report.widgets.all()) widgets[name] = r;
     j["widgets"] = widgets;
     nlohmann::json heatmaps = nlohmann::json::object();
-    for (const auto& [name, h] : report.heatmaps)
+    nlohmann::json hover = nullptr;  // the heatmap cell under the pointer: [name, row, col]
+    for (const auto& [name, h] : report.heatmaps) {
+        if (h.placement.hovered) hover = {name, h.placement.row, h.placement.col};
         heatmaps[name] = {{"rect", rect_json(h.placement.min, h.placement.max)},
                           {"cell", {h.placement.cell.x, h.placement.cell.y}},
                           {"visible", h.placement.visible},
                           {"rows", h.rows},
                           {"cols", h.cols}};
+    }
     j["heatmaps"] = heatmaps;
+    j["hover"] = hover;
     nlohmann::json chips = nlohmann::json::array();
     for (const ChipInfo& chip : report.chips)
         chips.push_back({{"text", chip.text},
@@ -79,6 +83,7 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
 void StateFile::update(const Session& session, float ui_scale, const FrameReport& report,
                        const nlohmann::json& classroom, bool force) {
     nlohmann::json j = state_json(session, ui_scale, report);
+    j["frame"] = ++frame_;
     j.update(classroom);
     const std::string text = j.dump(1);
     if (text == last_ && !force) return;

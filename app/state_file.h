@@ -1,7 +1,8 @@
 #pragma once
 // The app's state as JSON for tests and scripts: the controls, the tokens on screen,
 // the error shown, and where the widgets and heatmaps are. Written atomically
-// (temporary file, then rename) and only when it changed.
+// (temporary file, then rename) and only when it changed. `frame` counts the frames
+// drawn, so it changes with each: a test that sees it advance knows the window answers.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@ public:
                 bool force = false);
 
 private:
+    uint64_t frame_ = 0;
     std::string path_;
     std::string last_;
 };

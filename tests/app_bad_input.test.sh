@@ -9,7 +9,9 @@ in_own_display
 start_app --variant mha --heads 3 --d-out 2
 check "window appears" test -n "$WID"
 check "error names divisibility" wait_state "s['error'] is not None and 'divisible' in s['error']"
-sleep 0.5
+frame=$(json "$STATE" "s['frame']")
+xdotool mousemove --window "$WID" 600 400
+check "frames go on being drawn" wait_state "s['frame'] >= $frame + 5"
 check "still running" kill -0 "$APP_PID"
 window_shot "$WORK/bad.png"
 check "still drawing (screenshot not blank)" $PNG nonblank "$WORK/bad.png"

@@ -24,7 +24,9 @@ quit_app
 check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
 
 # 2. A session file that selects head 5 of a 6-head run, opened over a 1-head run.
-"$APP" --variant mha --heads 6 --d-in 6 --d-out 6 --head 5 --save-session "$WORK/six.json" \
+# GPT-2's 50257-row embedding table takes far longer than a frame to draw, so the
+# old run is still on screen when the session's selection arrives.
+"$APP" --variant mha --heads 6 --tokenizer gpt2 --d-in 768 --d-out 768 --head 5 --save-session "$WORK/six.json" \
     --screenshot "$WORK/six.png" >/dev/null 2>&1
 check "a 6-head session is saved with head 5" test "$(json "$WORK/six.json" "s['ui']['selected_head']")" = 4
 start_app --variant causal
