@@ -12,6 +12,7 @@
 #include <GLFW/glfw3.h>
 
 #include "app_options.h"
+#include "driver_pinning.h"
 #include "backends/imgui_impl_glfw.h"
 #include "backends/imgui_impl_opengl3.h"
 #include "frame_bench.h"
@@ -85,6 +86,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     glfwMakeContextCurrent(window);
+    app::pin_gl_driver();
     const bool unthrottled = opts.screenshot || opts.bench_frames || opts.bench_changes;
     glfwSwapInterval(unthrottled ? 0 : 1);
 

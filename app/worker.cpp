@@ -1,5 +1,7 @@
 #include "worker.h"
 
+#include <new>
+
 namespace app {
 
 Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)), thread_([this] { loop(); }) {}
@@ -74,7 +76,13 @@ void Worker::loop() {
             } else {
                 out.run = compute(job.settings);
             }
+        } catch (const std::bad_alloc&) {
+            // The memory budget refuses what cannot fit before it starts; this is what
+            // is left when the machine has less free than the budget assumed.
+            out.run.reset();
+            out.error = "out of memory: lower the text length, heads, d_in or d_out";
         } catch (const std::exception& e) {
+            out.run.reset();
             out.error = e.what();
         }
         out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

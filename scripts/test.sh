@@ -1,11 +1,33 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: the release build (unit, golden, CLI and
-# window tests), then the unit tests again under AddressSanitizer and UBSan.
+# Sets up, builds and runs every test:
+#   1. the release build: unit, golden, CLI and window tests (a short monkey run among them);
+#   2. the same tests, window tests included, with the app and engine under
+#      AddressSanitizer + UBSan;
+#   3. a smoke set of window tests with the app under ThreadSanitizer (its worker
+#      thread and the UI share runs);
+#   4. every libFuzzer target for a few seconds, over its committed corpus.
 source "$(dirname "$0")/setup.sh"
 install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+SUPP="$ROOT/tests/sanitizers"  # suppressions for libraries not built with the sanitizers
+started=$SECONDS
+stage() { echo "== $* ($((SECONDS - started)) s so far)"; }
+
+stage "release build and every test"
 build "$ROOT/build"
 (cd "$ROOT/build" && ctest --output-on-failure -j2)
 
-build "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_SANITIZE=ON -DATTNSCOPE_APP=OFF -DATTNSCOPE_BENCH=OFF
-echo "== the same unit tests under AddressSanitizer + UBSan"
-(cd "$ROOT/build-asan" && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j2)
+stage "AddressSanitizer + UBSan: every test, the window's too"
+build "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_SANITIZE=ON -DATTNSCOPE_BENCH=OFF
+(cd "$ROOT/build-asan" &&
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j2)
+
+stage "ThreadSanitizer: the window's smoke tests"
+build "$ROOT/build-tsan" --target attnscope --target attnscope-cli -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DATTNSCOPE_TSAN=ON -DATTNSCOPE_BENCH=OFF
+(cd "$ROOT/build-tsan" &&
+    TSAN_OPTIONS="halt_on_error=1:exitcode=66:suppressions=$SUPP/tsan.supp" \
+    ctest --output-on-failure -R '^app_(e2e|selection|bad_input)$')
+
+stage "libFuzzer: every parser for a few seconds"
+"$ROOT/scripts/fuzz.sh" 5
+stage "all passed"
