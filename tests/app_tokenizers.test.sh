@@ -102,8 +102,7 @@ wait_state "'window_stride' in s['widgets']"
 check "sliding window: 14 tokens, max_length 4, stride 1 give 10 pairs" test \
     "$(json "$STATE" "[s['window']['max_length'], s['window']['stride'], s['window']['pairs']]")" = "[4, 1, 10]"
 slider_to window_stride 2
-wait_state "s['window']['stride'] == 2"
-check "stride 2 gives 5 pairs" test "$(json "$STATE" "s['window']['pairs']")" = 5
+check "stride 2 gives 5 pairs" wait_state "s['window']['stride'] == 2 and s['window']['pairs'] == 5"
 window_shot "$WORK/window.png"
 slider_to window_max_length 0
 wait_state "s['window']['error'] is not None"
