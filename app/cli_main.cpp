@@ -63,6 +63,10 @@ int main(int argc, char** argv) {
         if (s.time_runs > 0) timing = time_forward(run, s);
         attn::write_run_json(std::cout, run, s.stages, timing);
         return std::cout.good() ? 0 : 1;
+    } catch (const std::bad_alloc&) {
+        // The budget refuses what cannot fit; this is a machine with less free memory than it assumed.
+        std::cerr << "attnscope-cli: out of memory: lower the text length, heads, batch, d_in or d_out\n";
+        return 2;
     } catch (const std::exception& e) {
         std::cerr << "attnscope-cli: " << e.what() << '\n';
         return 2;

@@ -19,7 +19,9 @@ Session::Session(const attn::Settings& initial, std::function<void()> wake)
 }
 
 void Session::apply_settings(const attn::Settings& s) {
+    const std::optional<uint64_t> budget = fixed_.memory_budget;  // the command line's, kept for the session
     fixed_ = s;
+    if (!fixed_.memory_budget) fixed_.memory_budget = budget;
     controls = controls_from(s);
     corpus = CorpusField{s.corpus_file.value_or(""), ""};
     requested_any_ = false;  // the controls may be unchanged while fixed_ is not

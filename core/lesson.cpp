@@ -108,8 +108,38 @@ LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flag
     return step;
 }
 
+// Lessons are checked by running their steps when the app starts, so a lesson must be
+// small: the book's steps need kilobytes and microseconds. The whole lesson's cost is
+// estimated from token counts before any step runs, so a file asking for 64 heads of
+// 2000 tokens is refused in milliseconds rather than stalling the window's opening.
+constexpr double kLessonBytes = 128.0 * 1024 * 1024;  // any one step
+constexpr double kLessonSeconds = 0.25;                // all steps together
+
+void check_lesson_cost(const Lesson& lesson) {
+    double seconds = 0.0;
+    for (const LessonStep& step : lesson.steps) {
+        WorkEstimate w;
+        try {
+            w = estimate_run(step_settings(step));
+        } catch (const LessonError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw LessonError(step.where + ": the flags give no view: " + e.what());
+        }
+        seconds += w.seconds;
+        if (w.bytes > kLessonBytes)
+            throw LessonError(step.where + ": too large for a lesson: it needs about " + size_text(w.bytes) +
+                              " (at most " + size_text(kLessonBytes) + "): lower " + w.lower);
+        if (seconds > kLessonSeconds)
+            throw LessonError(step.where + ": too slow for a lesson: its steps up to here need about " +
+                              std::to_string(static_cast<int>(seconds * 1000)) + " ms (at most " +
+                              std::to_string(static_cast<int>(kLessonSeconds * 1000)) + " ms): lower " + w.lower_time);
+    }
+}
+
 // Every step's flags must give a view, and everything the step names must be in it.
 void validate(const Lesson& lesson) {
+    check_lesson_cost(lesson);
     for (const LessonStep& step : lesson.steps) {
         const Settings s = step_settings(step);
         Run run;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bpe_tokenizer.h"
+#include "memory_budget.h"
 #include "simple_tokenizer.h"
 
 namespace attn {
@@ -119,13 +120,16 @@ bool same_embedding(const Settings& a, const Settings& b) {
            a.context_length == b.context_length && a.pos == b.pos;
 }
 
-Embedded embed_texts(const Settings& s) {
+Embedded embed_texts(const Settings& s) { return embed_texts(s, budget_for(s)); }
+
+namespace {
+
+// The texts of `s` as tokens, each checked for length; sets the tokenizer's vocabulary size.
+std::vector<Tokenized> tokenize_texts(const Settings& s, int64_t& tokenizer_vocab) {
     const bool cross = s.attention.variant == Variant::Cross;
     if (s.text2 && !cross) throw InputError("a second text is only used by the cross variant");
     std::vector<std::string> texts{s.text};
     if (cross && s.text2) texts.push_back(*s.text2);
-
-    int64_t tokenizer_vocab = 0;
     std::vector<Tokenized> tokenized = tokenize(s, texts, tokenizer_vocab);
     for (size_t i = 0; i < tokenized.size(); ++i) {
         const std::string which = i == 0 ? "the text" : "the second text";
@@ -134,6 +138,25 @@ Embedded embed_texts(const Settings& s) {
             throw InputError(which + " has " + std::to_string(tokenized[i].ids.size()) + " tokens; at most " +
                              std::to_string(kMaxTokens) + " are shown");
     }
+    return tokenized;
+}
+
+WorkEstimate estimate_tokenized(const Settings& s, const std::vector<Tokenized>& tokenized) {
+    const int64_t tokens2 = tokenized.size() > 1 ? static_cast<int64_t>(tokenized[1].ids.size()) : 0;
+    return estimate_work(s, static_cast<int64_t>(tokenized[0].ids.size()), tokens2);
+}
+
+}  // namespace
+
+WorkEstimate estimate_run(const Settings& s) {
+    int64_t tokenizer_vocab = 0;
+    return estimate_tokenized(s, tokenize_texts(s, tokenizer_vocab));
+}
+
+Embedded embed_texts(const Settings& s, const Budget& budget) {
+    int64_t tokenizer_vocab = 0;
+    std::vector<Tokenized> tokenized = tokenize_texts(s, tokenizer_vocab);
+    check_budget(estimate_tokenized(s, tokenized), budget);  // before the tables and the trace are allocated
     Embedded e;
     e.stages = embed(s, tokenized, tokenizer_vocab, e);
     e.tokens = std::move(tokenized[0]);
@@ -161,6 +184,8 @@ Run attend(const Settings& s, const Embedded& e) {
 }
 
 Run compute(const Settings& s) { return attend(s, embed_texts(s)); }
+
+Run compute(const Settings& s, const Budget& budget) { return attend(s, embed_texts(s, budget)); }
 
 void recompute_dropout(Run& run, const Settings& s) { attention_output(run.trace, attention_config(s)); }
 

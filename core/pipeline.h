@@ -6,6 +6,7 @@
 #include <string>
 
 #include "embedding.h"
+#include "memory_budget.h"
 #include "settings.h"
 #include "tokenizer.h"
 #include "trace.h"
@@ -40,12 +41,18 @@ AttentionConfig attention_config(const Settings& s);  // resolves defaults (d_ou
 // True when a and b give the same Embedded, so a front end can keep it across
 // changes of the attention controls (a 50257 x 768 table takes ~0.2 s to draw).
 bool same_embedding(const Settings& a, const Settings& b);
+// Both refuse, before anything large is allocated, what exceeds `budget`
+// (memory_budget.h; by default the machine's, or the settings' --memory-budget).
+Embedded embed_texts(const Settings& s, const Budget& budget);
+// What a run of `s` will cost, from its token counts (the texts are only tokenized).
+WorkEstimate estimate_run(const Settings& s);
 Embedded embed_texts(const Settings& s);
 Run attend(const Settings& s, const Embedded& e);
 
 // The whole forward path. Throws std::runtime_error subclasses (InputError,
 // ArgsError, ConfigError, TokenizeError) whose what() is a one-line message.
 Run compute(const Settings& s);
+Run compute(const Settings& s, const Budget& budget);
 
 // Reruns only what follows the softmax weights (dropout, context, output): what a
 // change of the dropout rate, training mode or dropout seed needs.

@@ -27,6 +27,7 @@ struct Settings {
     int time_runs = 0;                 // CLI --time N
     bool emit_pytorch = false;         // CLI --emit-pytorch: print a Python program instead
     std::optional<std::string> export_dir;  // CLI --export DIR: write every stage as files
+    std::optional<uint64_t> memory_budget;  // --memory-budget SIZE; default: memory_budget.h
 };
 
 struct ArgsError : std::runtime_error {

@@ -1,7 +1,10 @@
+#include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
+#include "memory_budget.h"
 #include "settings.h"
 
 namespace attn {
@@ -20,11 +23,18 @@ Int parse_int(const std::string& flag, const std::string& text, Int lo, Int hi) 
     return value;
 }
 
+// Plain decimal notation only: [-]digits[.digits][e[+-]digits]. strtod also took
+// " 0.5", "0x1p-2", "inf" and "nan", which no user means as a rate.
 double parse_double(const std::string& flag, const std::string& text) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size())
-        throw ArgsError(flag + " needs a number, got '" + text + "'");
+    double value = 0.0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    const bool plain_start = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) ||
+                                               (text[0] == '-' && text.size() > 1 &&
+                                                std::isdigit(static_cast<unsigned char>(text[1]))));
+    const auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
+    if (!plain_start || ec != std::errc() || end != last || !std::isfinite(value))
+        throw ArgsError(flag + " needs a number such as 0.5, got '" + text + "'");
     return value;
 }
 
@@ -45,9 +55,12 @@ std::string settings_usage() {
            "  [--d-out-v N] [--heads N] [--dropout P] [--qkv-bias] [--batch N] [--pos]\n"
            "  [--vocab-size N] [--context-length N] [--dropout-seed N] [--causal] [--eval]\n"
            "  [--kv-len N] [--stages a,b,...] [--time N] [--emit-pytorch] [--export DIR]\n"
+           "  [--memory-budget SIZE]\n"
            "Prints every stage of the attention forward pass as one JSON object;\n"
            "--emit-pytorch prints a PyTorch program that prints the same JSON instead,\n"
-           "--export DIR writes every stage to DIR as .npy and .csv files.\n";
+           "--export DIR writes every stage to DIR as .npy and .csv files.\n"
+           "Work that would need more memory than the budget (default a third of the machine's,\n"
+           "or ATTNSCOPE_MEMORY_BUDGET; e.g. 2G) or over 60 s is refused before it starts.\n";
 }
 
 ParsedArgs parse_settings(const std::vector<std::string>& args) {
@@ -102,6 +115,7 @@ ParsedArgs parse_settings(const std::vector<std::string>& args) {
         else if (flag == "--stages") s.stages = split_commas(value());
         else if (flag == "--emit-pytorch") s.emit_pytorch = true;
         else if (flag == "--export") s.export_dir = value();
+        else if (flag == "--memory-budget") s.memory_budget = parse_size(flag, value());
         else parsed.rest.push_back(flag);
     }
     return parsed;

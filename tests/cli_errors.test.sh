@@ -38,6 +38,32 @@ expect_error "empty text" "text is empty" --text ""
 expect_error "text of only spaces and a comma" "text is empty" --text "  , "
 expect_error "empty second text for cross" "second text is empty" --variant cross --text "a b" --text2 " "
 expect_error "dropout -0.1" "dropout.*\[0, 1\]" --variant causal --dropout -0.1
+# Numbers in plain decimal notation only (strtod took these).
+for bad in " 0.5" "0x1p-2" "inf" "nan" "1e" "+0.5" "" ".5"; do
+    expect_error "dropout '$bad'" "--dropout needs a number such as 0.5, got '" --variant causal --dropout "$bad"
+done
+expect_error "memory budget 2X" "--memory-budget needs a size" --memory-budget 2X
+
+# The memory budget: more than the machine holds is refused at once, in one line
+# naming what to lower (issue 9: killed at 23 GB; std::bad_alloc, exit 134).
+words4096=$(python3 -c "print(' '.join('w%d' % (i % 50) for i in range(4096)))")
+budget_refusal() {  # budget_refusal NAME PATTERN ARGS...: refused within 3 s
+    local name=$1 started=$SECONDS
+    expect_error "$@"
+    if ((SECONDS - started > 3)); then fail "$name" "took $((SECONDS - started)) s to refuse"; fi
+}
+budget_refusal "64 heads, batch 64, 4096 words" "needs about .* GB of memory .*batch \(64\)" \
+    --variant mha --heads 64 --d-in 256 --d-out 256 --batch 64 --text "$words4096" --stages output
+budget_refusal "64 heads of 4096, 4096 words" "needs about .* GB of memory .*4096 tokens" \
+    --variant mha --heads 64 --d-in 4096 --d-out 4096 --text "$words4096" --stages output
+budget_refusal "cross, 64 heads of 4096" "needs about .* GB of memory .*d_in \(4096\)" \
+    --variant cross --heads 64 --d-in 4096 --d-out 4096 --text "$words4096" --stages output
+budget_refusal "a small budget refuses a moderate run" "needs about .* of memory \(budget 64 MB\)" \
+    --variant mha --heads 12 --d-in 768 --d-out 768 --text "$words4096" --memory-budget 64M --stages output
+ATTNSCOPE_MEMORY_BUDGET=64M budget_refusal "the budget from the environment" "\(budget 64 MB\)" \
+    --variant mha --heads 12 --d-in 768 --d-out 768 --text "$words4096" --stages output
+budget_refusal "--time that would run for hours" "would take about .* lower --time \(100000\)" \
+    --variant mha --heads 4 --d-in 256 --d-out 256 --text "$words4096" --time 100000 --stages output
 expect_error "dropout 1.5" "dropout.*\[0, 1\]" --variant causal --dropout 1.5
 expect_error "dropout abc" "dropout.*number.*abc" --variant causal --dropout abc
 expect_error "dropout on a variant without dropout" "self-v1 has no dropout" --variant self-v1 --dropout 0.5

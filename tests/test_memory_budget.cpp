@@ -1,0 +1,116 @@
+// The memory budget: estimates from shapes, one-line refusals that name what to lower,
+// sizes as users write them, and lessons too large to check at start-up refused fast.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <string>
+
+#include "lesson.h"
+#include "memory_budget.h"
+#include "pipeline.h"
+
+namespace {
+
+std::string words(int n) {
+    std::string text;
+    for (int i = 0; i < n; ++i) text += (i ? " w" : "w") + std::to_string(i % 50);
+    return text;
+}
+
+attn::Settings mha(int heads, int d, int tokens, int batch = 1) {
+    attn::Settings s;
+    s.attention.variant = attn::Variant::Mha;
+    s.attention.heads = heads;
+    s.attention.d_out = d;
+    s.attention.batch = batch;
+    s.d_in = d;
+    s.text = words(tokens);
+    return s;
+}
+
+std::string refusal(const attn::Settings& s) {
+    try {
+        attn::compute(s);
+    } catch (const attn::InputError& e) {
+        return e.what();
+    }
+    return "(computed)";
+}
+
+}  // namespace
+
+TEST_CASE("sizes are read as users write them", "[budget]") {
+    CHECK(attn::parse_size("--memory-budget", "1000000") == 1000000u);
+    CHECK(attn::parse_size("--memory-budget", "512M") == 512ull << 20);
+    CHECK(attn::parse_size("--memory-budget", "2G") == 2ull << 30);
+    CHECK(attn::parse_size("--memory-budget", "1.5G") == 3ull << 29);
+    CHECK(attn::parse_size("--memory-budget", "4096k") == 4096ull << 10);
+    for (const char* bad : {"", "G", "2X", "-1G", " 2G", "0x10", "1..5G", "2G ", "0", ".5G", "inf"})
+        CHECK_THROWS_AS(attn::parse_size("--memory-budget", bad), attn::ArgsError);
+}
+
+TEST_CASE("the estimate grows with the shapes that cost memory", "[budget]") {
+    const attn::WorkEstimate small = attn::estimate_work(mha(12, 768, 1024), 1024, 0);
+    const attn::WorkEstimate twice = attn::estimate_work(mha(12, 768, 2048), 2048, 0);
+    // The T x T stages dominate: twice the tokens is nearly four times the memory.
+    CHECK(twice.bytes / small.bytes > 3.0);
+    CHECK(twice.bytes / small.bytes < 4.1);
+    // Seven T x T floats per head (scores, scaled, mask, masked, weights, dropout
+    // mask, dropped weights) are a floor under the estimate of mha at T = 2048.
+    CHECK(twice.bytes > 12.0 * 7 * 2048 * 2048 * 4);
+    CHECK(twice.bytes < 1.5 * 12.0 * 7 * 2048 * 2048 * 4 + 64e6);
+    // Batch elements after the first keep their dropout factors until the output.
+    CHECK(attn::estimate_work(mha(12, 768, 1024, 8), 1024, 0).bytes > small.bytes + 7.0 * 12 * 1024 * 1024 * 4);
+}
+
+TEST_CASE("too much work is refused in one line naming what to lower", "[budget]") {
+    // The issue's 23 GB case: 64 heads, batch 64, 4096 tokens.
+    const auto start = std::chrono::steady_clock::now();
+    const std::string e = refusal(mha(64, 256, 4096, 64));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+    CHECK(e.find("this needs about") == 0);
+    CHECK(e.find("GB of memory") != std::string::npos);
+    CHECK(e.find("batch (64)") != std::string::npos);
+    CHECK(e.find("4096 tokens") != std::string::npos);
+    CHECK(e.find('\n') == std::string::npos);
+
+    attn::Settings small = mha(2, 16, 64);
+    CHECK(refusal(small) == "(computed)");
+    small.memory_budget = 1u << 20;  // 1 MB: less than the program itself is counted
+    CHECK(refusal(small).find("(budget 1 MB)") != std::string::npos);
+}
+
+TEST_CASE("--time counts every repetition", "[budget]") {
+    attn::Settings s = mha(12, 768, 2048);
+    CHECK_NOTHROW(attn::check_budget(attn::estimate_run(s), attn::budget_for(s)));
+    s.time_runs = 10000;
+    const attn::WorkEstimate w = attn::estimate_run(s);
+    CHECK_THROWS_WITH(attn::check_budget(w, attn::budget_for(s)), Catch::Contains("lower --time (10000)"));
+}
+
+TEST_CASE("a lesson too large to check at start-up is refused before any step runs", "[budget][lesson]") {
+    const std::string hostile = R"({"format": "attnscope-lesson", "version": 1, "id": "big", "title": "Big",
+        "steps": [{"title": "huge", "flags": ["--variant", "mha", "--heads", "64", "--d-in", "2048",
+                   "--d-out", "2048", "--text", ")" + words(2000) + R"("],
+                   "stage": "weights", "text": "see"}]})";
+    const auto start = std::chrono::steady_clock::now();
+    std::string error;
+    try {
+        attn::parse_lesson(hostile, "big.json");
+    } catch (const attn::LessonError& e) {
+        error = e.what();
+    }
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+    CHECK(error.find("big.json") != std::string::npos);
+    CHECK(error.find("too large for a lesson") != std::string::npos);
+}
+
+TEST_CASE("every shipped lesson fits the lesson budget and loads fast", "[budget][lesson]") {
+    const auto start = std::chrono::steady_clock::now();
+    const attn::LessonLibrary library = attn::load_lessons(attn::lessons_dir());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(library.errors.empty());
+    CHECK(library.lessons.size() >= 10);
+    INFO("loading and checking every shipped lesson took " << seconds << " s");
+    CHECK(seconds < 1.0);
+}
