@@ -33,11 +33,32 @@ hold ctrl+a
 hold BackSpace
 check "an empty text is explained" wait_state "s['text'] == '' and s['error'] is not None and 'empty' in s['error']"
 # Anything typed is taken: accents, symbols, other scripts, stray commas.
-xdotool type --delay 250 "Grüße, € 你好 ,,, x"  # slow: xdotool remaps a spare key per character
+type_text "Grüße, € 你好 ,,, x"
 check "any text is accepted" wait_state "s['text'] == 'Grüße, € 你好 ,,, x'"
 window_shot "$WORK/after.png"
 check "still drawing after odd input" $PNG nonblank "$WORK/after.png"
 check "still running after odd input" kill -0 "$APP_PID"
 quit_app
 check "ctrl+q exits 0 after odd input" test "$APP_EXIT" -eq 0
+
+# 3. Over the memory budget: 2000 pasted words need ~150 MB of T x T stages, the
+# budget is 64 MB. Refused before computing, explained, the last good view kept.
+python3 -c 'print(" ".join("w%d" % (i % 40) for i in range(2000)), end="")' >"$WORK/words.txt"
+xclip -quiet -selection clipboard -i "$WORK/words.txt" >/dev/null 2>&1 &
+CLIP=$!
+start_app --variant causal --d-in 64 --d-out 64 --memory-budget 64M --text "a small text"
+check "a small text fits the budget" wait_state "$(settled 1) and s['error'] is None"
+version=$(json "$STATE" "s['run_version']")
+read -r x y <<<"$(widget_centre text)"
+click "$x" "$y"
+hold ctrl+a
+xdotool keydown ctrl+v; sleep 0.15; xdotool keyup ctrl+v
+check "2000 words over the budget are explained" \
+    wait_state "len(s['text'].split()) == 2000 and not s['computing'] and s['error'] is not None and 'budget 64 MB' in s['error']"
+check "the message names the text length" wait_state "'2000 tokens' in s['error']"
+check "the last good view stays" test "$(json "$STATE" "[s['run_version'], s['tokens']]")" = "[$version, [\"a\", \"small\", \"text\"]]"
+check "still running over the budget" kill -0 "$APP_PID"
+quit_app
+kill "$CLIP" 2>/dev/null; wait "$CLIP" 2>/dev/null
+check "ctrl+q exits 0 over the budget" test "$APP_EXIT" -eq 0
 finish

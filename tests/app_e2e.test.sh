@@ -15,7 +15,7 @@ check "first run computed" wait_state "$(settled 1)"
 read -r x y <<<"$(widget_centre text)"
 click "$x" "$y"
 hold ctrl+a
-xdotool type --delay 50 "$SENTENCE"
+type_text "$SENTENCE"
 check "state has the typed text" wait_state "s['text'] == '$SENTENCE'"
 check "tokens follow the text" wait_state "s['tokens'] == '$SENTENCE'.split() and not s['computing']"
 

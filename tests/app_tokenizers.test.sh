@@ -37,7 +37,7 @@ type_into() {
     read -r x y <<<"$(widget_centre "$1")"
     click "$x" "$y"
     hold ctrl+a
-    xdotool type --delay 50 "$2"
+    type_text "$2"
 }
 # load_corpus PATH: types it into the corpus field and presses Load
 load_corpus() {
