@@ -64,21 +64,9 @@ widget_centre() {  # widget_centre NAME: "x y" of a widget's centre
     json "$STATE" "'%d %d' % ((s['widgets']['$1'][0] + s['widgets']['$1'][2]) / 2, (s['widgets']['$1'][1] + s['widgets']['$1'][3]) / 2)"
 }
 type_text() {  # type_text TEXT: types TEXT into the focused widget, any Unicode
-    # xdotool types a character missing from the keymap by remapping a spare key for that
-    # one keystroke and back. The app's Xlib re-reads the keymap when told of a change,
-    # asynchronously: if xdotool has already mapped the key back by then, the keystroke
-    # reads as nothing and the character is lost (1 run in 5 lost "€" here). So every
-    # non-ASCII character first gets a key of its own, unchanged while it is typed.
+    # Every non-ASCII character first gets a key of its own (tests/keymap_for.py says why).
     # Wait for the app to take the text before the next type_text remaps those keys.
-    python3 - "$1" >"$WORK/keymap" <<'PY'
-import sys
-chars = sorted({c for c in sys.argv[1] if ord(c) > 127})
-keys = range(200, 256)  # XF86 media keys, which the app never reads
-if len(chars) > len(keys):
-    sys.exit("type_text: more than %d distinct non-ASCII characters" % len(keys))
-for key, c in zip(keys, chars):
-    print("keycode %d = U%04X" % (key, ord(c)))
-PY
+    python3 "$TESTS/keymap_for.py" "$1" >"$WORK/keymap"
     [ -s "$WORK/keymap" ] && xmodmap "$WORK/keymap"
     xdotool type --delay 50 "$1"
 }

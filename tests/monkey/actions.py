@@ -1,0 +1,227 @@
+"""What the monkey does: each action acts on the window and checks what it can."""
+import os
+import subprocess
+import time
+
+from window import Failure
+
+# Characters a class might type: accents, CJK, kana, Hangul, emoji, combining marks,
+# right-to-left scripts, zero-width characters, symbols, plain ASCII and spaces.
+POOLS = [
+    "abcdefghijklmnopqrstuvwxyz ABCXYZ 0123456789 .,;:!?'\"()-",
+    "éèêëüöäßçñøåœæÉÜÖ",
+    "你好世界中文字注意力机制",
+    "ひらがなカタカナアイウエオ",
+    "한국어주의집중",
+    "😀🎉👍🚀🧠",
+    "e\u0301a\u0308o\u0303",
+    "مرحبا بالعالم שלום עולם",
+    "\u200b\u200c\u200d\u2060",
+    "€£¥©®™°±×÷…—–“”‘’",
+]
+SLIDERS = {  # name: values to try, impossible ones included (the app must explain them)
+    "seed": ["0", "1", "123", "99999", "-5"],
+    "embed_seed": ["0", "7", "123"],
+    "d_in": ["1", "2", "3", "4", "16", "64", "768", "0", "5000"],
+    "d_out": ["1", "2", "3", "4", "6", "8", "64", "768", "0"],
+    "d_out_v": ["1", "2", "4", "5"],
+    "heads": ["1", "2", "3", "4", "5", "12", "16", "0", "99"],
+    "dropout": ["0", "0.1", "0.5", "1", "-1", "2"],
+    "context_length": ["0", "1", "3", "8", "64"],
+    "ui_scale": ["1", "1.5", "2", "3"],
+}
+CHECKBOXES = ["causal", "pos", "qkv_bias", "training", "d_out_v_follows", "window_header",
+              "tokenizer_words", "tokenizer_simple", "tokenizer_gpt2"]
+KEYS = ["h", "shift+h", "d", "shift+d", "r", "F5", "shift+question", "Left", "Right", "Up", "Down",
+        "Tab", "Home", "End", "Delete", "BackSpace", "Return", "space", "ctrl+z", "ctrl+a"]
+START_FLAGS = [[], ["--lesson", "3.6.1"], ["--lesson", "3.5.2", "--lesson-step", "3"],
+               ["--variant", "mha", "--heads", "4", "--d-in", "8", "--d-out", "8"],
+               ["--tokenizer", "gpt2", "--d-in", "16", "--d-out", "4"], ["--presenter"]]
+
+
+def shown(text):
+    """What the text box holds after typing `text`: Debian's Dear ImGui has 16-bit
+    characters, so each beyond U+FFFF (emoji) becomes U+FFFD."""
+    return "".join(c if ord(c) <= 0xFFFF else "\ufffd" for c in text)
+
+
+class Actions:
+    def __init__(self, window, rng, work):
+        self.w, self.rng, self.work = window, rng, work
+        self.clipboard = None
+        self.table = [
+            (6, "type", self.type_text), (2, "clear", self.clear), (2, "paste", self.paste),
+            (5, "slider", self.slider), (3, "checkbox", self.checkbox), (4, "key", self.key),
+            (4, "click", self.click_anywhere), (1, "combo", self.combo), (1, "open session", self.open_session),
+            (1, "save session", self.save_session), (1, "resize", self.resize),
+        ]
+
+    def prepare_files(self):
+        """Session files to open: good ones saved by the app, and broken ones."""
+        app = self.w.app
+        for name, flags in [("good1", ["--variant", "mha", "--heads", "6", "--d-in", "12", "--d-out", "12",
+                                       "--head", "5"]),
+                            ("good2", ["--lesson", "3.6.1", "--lesson-step", "2"])]:
+            subprocess.run([app, *flags, "--save-session", os.path.join(self.work, name + ".json"),
+                            "--screenshot", os.path.join(self.work, name + ".png")],
+                           capture_output=True, timeout=120)
+        with open(os.path.join(self.work, "cut.json"), "w") as f:
+            f.write('{"format": "attnscope-session", "version": 1, "settings": {"te')
+        with open(os.path.join(self.work, "garbage.json"), "wb") as f:
+            f.write(bytes(self.rng.randrange(256) for _ in range(4096)))
+        with open(os.path.join(self.work, "huge.json"), "w") as f:
+            f.write('{"format": "attnscope-session", "version": 1, "settings": {"variant": "mha", '
+                    '"heads": 64, "d_in": 4096, "d_out": 4096, "text": "%s"}}' % " ".join(["w"] * 4000))
+        self.session_files = ["good1.json", "good2.json", "cut.json", "garbage.json", "huge.json",
+                              "missing.json", "."]
+        flags = self.rng.choice(START_FLAGS)
+        self.w.log.write("start %s\n" % flags)
+        self.start_flags = flags
+
+    def pick(self):
+        total = sum(weight for weight, _, _ in self.table)
+        r = self.rng.uniform(0, total)
+        for weight, name, run in self.table:
+            r -= weight
+            if r <= 0:
+                return name, run
+        return self.table[-1][1], self.table[-1][2]
+
+    # --- helpers ---
+    def ready_for_text(self):
+        """Closes a dialog or help left open and shows the controls; the text box's centre or None."""
+        s = self.w.state()
+        if s.get("dialog") is not None:
+            self.w.hold("Escape")
+            s = self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close", 5)
+        if s.get("presenter"):
+            self.w.hold("F5")
+            s = self.w.wait(lambda s: not s.get("presenter"), "presenter mode to end", 5)
+        return self.w.widget(s, "text")
+
+    def focus_text_end(self):
+        at = self.ready_for_text()
+        if at is None:
+            return None
+        self.w.click(*at)
+        self.w.hold("End")
+        return self.w.state()["text"]
+
+    def expect_text(self, want, what):
+        try:
+            self.w.wait(lambda s: s["text"] == want, what, 30)
+        except Failure:
+            got = self.w.state()["text"]
+            raise Failure("%s: the state has %r (%d chars), expected %r (%d chars)"
+                          % (what, got[-80:], len(got), want[-80:], len(want)))
+
+    # --- actions ---
+    def type_text(self):
+        before = self.focus_text_end()
+        if before is None:
+            return
+        pool = self.rng.choice(POOLS)
+        text = "".join(self.rng.choice(pool) for _ in range(self.rng.randint(1, 12)))
+        self.w.log.write("  typed %r\n" % text)
+        self.w.type(text)
+        self.expect_text(before + shown(text), "typed text %r" % text)
+
+    def clear(self):
+        if self.focus_text_end() is None:
+            return
+        self.w.hold("ctrl+a")
+        self.w.hold("BackSpace")
+        self.expect_text("", "select all + delete")
+
+    def paste(self):
+        kind = self.rng.choice(["long", "unicode", "invalid"])
+        if kind == "long":
+            data = (" ".join(self.rng.choice(["the", "cat", "sat", "on", "a", "mat"])
+                             for _ in range(self.rng.choice([10, 1000, 20000])))).encode()
+        elif kind == "unicode":
+            data = "".join(self.rng.choice(self.rng.choice(POOLS)) for _ in range(200)).encode()
+        else:
+            data = bytes(self.rng.choice([0xff, 0xfe, 0xc3, 0x80, 0xe4, 0x41, 0x20]) for _ in range(50))
+        path = os.path.join(self.work, "clip")
+        with open(path, "wb") as f:
+            f.write(data)
+        if self.clipboard:
+            self.clipboard.kill()
+            self.clipboard.wait()
+        self.clipboard = subprocess.Popen(["xclip", "-quiet", "-selection", "clipboard", "-i", path],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.2)
+        before = self.focus_text_end()
+        if before is None:
+            return
+        self.w.log.write("  pasted %s, %d bytes\n" % (kind, len(data)))
+        self.w.hold("ctrl+v", 0.15)  # shorter than the key repeat delay: one paste
+        if kind != "invalid":  # invalid UTF-8: whatever the app makes of it, it must live
+            self.expect_text(before + shown(data.decode()), "pasted %s text" % kind)
+
+    def slider(self):
+        s = self.w.state()
+        names = [n for n in SLIDERS if n in s["widgets"]]
+        if not names or s.get("dialog") is not None:
+            return
+        name = self.rng.choice(names)
+        value = self.rng.choice(SLIDERS[name])
+        self.w.log.write("  %s = %s\n" % (name, value))
+        self.w.click(*self.w.widget(s, name), modifier="ctrl")  # ctrl+click: type a value
+        self.w.hold("ctrl+a")
+        self.w.type(value)
+        self.w.hold("Return")
+
+    def checkbox(self):
+        s = self.w.state()
+        names = [n for n in CHECKBOXES if n in s["widgets"]]
+        if names:
+            self.w.click(*self.w.widget(s, self.rng.choice(names)))
+
+    def key(self):
+        key = self.rng.choice(KEYS)
+        self.w.log.write("  key %s\n" % key)
+        self.w.hold(key)
+
+    def click_anywhere(self):
+        fb = self.w.state()["framebuffer"]
+        x, y = self.rng.randrange(max(1, fb[0])), self.rng.randrange(max(1, fb[1]))
+        self.w.log.write("  click %d %d\n" % (x, y))
+        self.w.click(x, y)
+
+    def combo(self):
+        s = self.w.state()
+        at = self.w.widget(s, "variant")
+        if at is None:
+            return
+        self.w.click(*at)
+        self.w.click(at[0], at[1] + self.rng.randint(15, 170))  # one of the variants listed below it
+
+    def open_session(self):
+        name = self.rng.choice(self.session_files)
+        self.file_dialog("ctrl+o", os.path.join(self.work, name))
+
+    def save_session(self):
+        self.file_dialog("ctrl+s", os.path.join(self.work, "saved-%d.json" % self.rng.randrange(3)))
+
+    def file_dialog(self, keys, path):
+        if self.ready_for_text() is None and not self.w.state().get("presenter"):
+            pass
+        self.w.hold(keys)
+        try:
+            self.w.wait(lambda s: s.get("dialog") is not None, "the file dialog", 3)
+        except Failure:
+            return  # a popup of the app's own may hold the keys; not a failure
+        self.w.log.write("  %s %s\n" % (keys, path))
+        self.w.hold("ctrl+a")
+        self.w.type(path)
+        self.w.hold("Return")
+        s = self.w.wait(lambda s: s.get("dialog") is None or s["dialog"].get("error"), "the dialog's outcome", 30)
+        if s.get("dialog") is not None:  # refused with a message in place: cancel it
+            self.w.hold("Escape")
+            self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close", 5)
+
+    def resize(self):
+        width, height = self.rng.randint(640, 1600), self.rng.randint(400, 1000)
+        self.w.log.write("  resize %dx%d\n" % (width, height))
+        self.w.xdo("windowsize", self.w.wid, str(width), str(height))

@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""A seeded monkey for attnscope's real window (issue 9).
+
+    monkey.py --app BUILD/attnscope --seconds 60 --seed 42 [--work DIR] [--log FILE]
+
+Run inside an X display (xvfb-run). Starts the app with --state-out, then does
+random actions drawn from random.Random(seed): types random Unicode, pastes (long
+texts, invalid UTF-8), selects and deletes, sets sliders to random values
+(impossible combinations included), clicks anywhere (combos, tabs, menus, heads),
+presses every shortcut, opens and saves session files, resizes the window. After
+every action it checks that the app is alive, that it draws a frame within a second
+of being poked, and, after typing, that the text in the state file is what was typed.
+A failure prints the seed and the action number: the same seed replays the same run.
+"""
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+
+from actions import Actions
+from window import Window, Failure
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--app", required=True)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--seed", type=int, default=int(time.time()) % 100000)
+    ap.add_argument("--work", default=None)
+    ap.add_argument("--log", default=None)
+    args = ap.parse_args()
+
+    work = args.work or subprocess.check_output(["mktemp", "-d"], text=True).strip()
+    os.makedirs(work, exist_ok=True)
+    log = open(args.log or os.path.join(work, "monkey.log"), "w")
+    rng = random.Random(args.seed)
+    window = Window(args.app, work, log)
+    actions = Actions(window, rng, work)
+    history = []
+    done = 0
+    started = time.monotonic()
+    try:
+        actions.prepare_files()
+        window.start(*actions.start_flags)
+        rss_start = window.rss_mb()
+        while time.monotonic() - started < args.seconds:
+            name, run = actions.pick()
+            history.append(name)
+            log.write("%d %s\n" % (done + 1, name))
+            log.flush()
+            run()
+            window.check_alive_and_answering()
+            done += 1
+        rss_end = window.rss_mb()
+        window.quit()
+    except Failure as f:
+        print("monkey: FAILED at action %d (seed %d): %s" % (done + 1, args.seed, f))
+        print("monkey: the last actions: " + ", ".join(history[-20:]))
+        print("monkey: replay with --seed %d (log: %s)" % (args.seed, log.name))
+        window.kill()
+        return 1
+    print("monkey: %d actions in %.0f s, seed %d, no failure; RSS start %.0f MB end %.0f MB"
+          % (done, time.monotonic() - started, args.seed, rss_start, rss_end))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""The app's window as the monkey drives it: the process, its state file, xdotool."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+KEYMAP_FOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "keymap_for.py")
+
+
+class Failure(Exception):
+    pass
+
+
+class Window:
+    def __init__(self, app, work, log):
+        self.app, self.work, self.log = app, work, log
+        self.state_path = os.path.join(work, "state.json")
+        self.proc = None
+        self.wid = None
+
+    # --- the process ---
+    def start(self, *flags):
+        if os.path.exists(self.state_path):
+            os.remove(self.state_path)
+        self.proc = subprocess.Popen([self.app, "--state-out", self.state_path, *flags],
+                                     stdout=open(os.path.join(self.work, "app.log"), "w"),
+                                     stderr=subprocess.STDOUT)
+        out = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
+                              "--name", "^attnscope"], capture_output=True, text=True).stdout.split()
+        if not out:
+            raise Failure("no window appeared: " + self.app_said())
+        self.wid = out[0]
+        self.xdo("windowfocus", "--sync", self.wid)
+        self.wait(lambda s: s["run_version"] >= 1 and not s["computing"], "the first run", 60)
+
+    def app_said(self):
+        try:
+            with open(os.path.join(self.work, "app.log"), errors="replace") as f:
+                return " | ".join(f.read().splitlines()[-8:])
+        except OSError:
+            return ""
+
+    def rss_mb(self):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024.0
+        return 0.0
+
+    def quit(self):
+        self.hold("ctrl+q")
+        try:
+            code = self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            raise Failure("Ctrl+Q did not end the app within 20 s")
+        if code != 0:
+            raise Failure("the app exited %d on Ctrl+Q: %s" % (code, self.app_said()))
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    # --- the state file ---
+    def state(self):
+        for _ in range(50):  # written by rename: a read sees a whole file or none
+            try:
+                with open(self.state_path) as f:
+                    return json.load(f)
+            except (OSError, ValueError):
+                time.sleep(0.02)
+        raise Failure("the state file cannot be read")
+
+    def wait(self, predicate, what, seconds=20):
+        deadline = time.monotonic() + seconds
+        while True:
+            self.alive()
+            s = self.state()
+            try:
+                if predicate(s):
+                    return s
+            except (KeyError, TypeError, IndexError):
+                pass
+            if time.monotonic() > deadline:
+                raise Failure("timed out after %d s waiting for %s" % (seconds, what))
+            time.sleep(0.05)
+
+    def alive(self):
+        code = self.proc.poll()
+        if code is not None:
+            raise Failure("the app died (exit %d): %s" % (code, self.app_said()))
+
+    def check_alive_and_answering(self):
+        """Pokes the window (a pointer move) and expects a new frame within a second."""
+        frame = self.state()["frame"]
+        self.xdo("mousemove", "--window", self.wid, "5", "5")
+        self.xdo("mousemove", "--window", self.wid, "6", "6")
+        started = time.monotonic()
+        while self.state()["frame"] == frame:
+            self.alive()
+            if time.monotonic() - started > 1.0:
+                raise Failure("no frame drawn within 1 s of a pointer move")
+            time.sleep(0.02)
+
+    # --- xdotool ---
+    def xdo(self, *args):
+        subprocess.run(["xdotool", *args], check=False, capture_output=True)
+
+    def hold(self, keys, seconds=0.3):
+        """Dear ImGui 1.86 samples keys once a frame: a key is held across a frame."""
+        self.xdo("keydown", keys)
+        time.sleep(seconds)
+        self.xdo("keyup", keys)
+
+    def click(self, x, y, modifier=None):
+        self.xdo("mousemove", "--window", self.wid, str(int(x)), str(int(y)))
+        time.sleep(0.05)
+        if modifier:
+            self.xdo("keydown", modifier)
+        self.xdo("click", "1")
+        if modifier:
+            self.xdo("keyup", modifier)
+        time.sleep(0.05)
+
+    def type(self, text):
+        """Types any Unicode: non-ASCII characters get keys of their own first
+        (tests/keymap_for.py says why)."""
+        keymap = subprocess.run([sys.executable, KEYMAP_FOR, text], capture_output=True, text=True,
+                                check=True).stdout
+        if keymap:
+            path = os.path.join(self.work, "keymap")
+            with open(path, "w") as f:
+                f.write(keymap)
+            subprocess.run(["xmodmap", path], check=False, capture_output=True)
+        self.xdo("type", "--delay", "40", "--", text)
+
+    def widget(self, s, name):
+        r = s["widgets"].get(name)
+        return None if r is None else ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
