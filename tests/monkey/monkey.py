@@ -52,6 +52,11 @@ def main():
             log.flush()
             run()
             window.check_alive_and_answering()
+            s = window.state()
+            lesson = s.get("lesson") or {}
+            log.write("  -> text %d chars, lesson step %s, tab %s, error %s\n"
+                      % (len(s["text"]), lesson.get("step") if lesson.get("active") else None, s.get("tab"),
+                         (s.get("error") or "")[:60]))
             done += 1
         rss_end = window.rss_mb()
         window.quit()
