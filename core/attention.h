@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "user_error.h"
 #include "torch_random.h"
 #include "trace.h"
 
@@ -35,8 +36,8 @@ struct AttentionConfig {
 };
 
 // Thrown for a configuration the module itself would reject (d_out % heads, ...).
-struct ConfigError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct ConfigError : UserError {
+    using UserError::UserError;
 };
 
 // The projections of one head, in the `x @ W` orientation (torch's Linear weight.T).

@@ -8,14 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include "user_error.h"
 #include "pipeline.h"
 #include "settings.h"
 #include "trace.h"
 
 namespace attn {
 
-struct ComparisonError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct ComparisonError : UserError {
+    using UserError::UserError;
 };
 
 enum class ComparisonKind {

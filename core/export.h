@@ -10,13 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "user_error.h"
 #include "pipeline.h"
 
 namespace attn {
 
 // Thrown when a file or directory cannot be written; what() is one line for a user.
-struct ExportError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct ExportError : UserError {
+    using UserError::UserError;
 };
 
 // A float32 array of the given shape (C order, data holds the product of shape values).

@@ -179,6 +179,8 @@ Lesson parse_lesson(const std::string& json_text, const std::string& source) {
         j = json::parse(json_text);
     } catch (const json::parse_error& e) {
         read.fail(std::string("not valid JSON (") + e.what() + ")");
+    } catch (const json::out_of_range&) {  // found by fuzzing: a number like 1.5e30077
+        read.fail("a number too large for a double");
     }
     if (!j.is_object()) read.fail("a lesson is a JSON object");
     if (read.string(j, "format", true) != "attnscope-lesson")

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "user_error.h"
 #include "comparisons.h"
 #include "pipeline.h"
 #include "settings.h"
@@ -17,8 +18,8 @@
 namespace attn {
 
 // One line: the file, the step (counted from 1) and what is wrong.
-struct LessonError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct LessonError : UserError {
+    using UserError::UserError;
 };
 
 struct LessonCell {

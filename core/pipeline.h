@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "user_error.h"
 #include "embedding.h"
 #include "memory_budget.h"
 #include "settings.h"
@@ -22,8 +23,8 @@ struct Run {
 };
 
 // Thrown for settings that cannot produce a trace; the message is one line for a user.
-struct InputError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct InputError : UserError {
+    using UserError::UserError;
 };
 
 // The texts as tokens and input vectors: the part of a run that only the text,

@@ -210,6 +210,8 @@ SavedSession parse_session(const std::string& text, const std::string& source) {
     } catch (const json::parse_error& e) {
         if (e.byte >= text.size()) check.fail("the file is truncated (its JSON ends early)");
         check.fail("the file is damaged or not JSON (byte " + std::to_string(e.byte) + ")");
+    } catch (const json::out_of_range&) {  // found by fuzzing: a number like 1.5e300536
+        check.fail("the file holds a number too large for a double");
     }
     if (!j.is_object()) check.fail("the file is JSON but not an attnscope session");
     if (!j.contains("format") || j["format"] != kFormat) check.fail("the file is " + foreign_kind(j));

@@ -14,13 +14,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "user_error.h"
 #include "settings.h"
 
 namespace attn {
 
 // One line: the file and why it was refused or could not be written.
-struct SessionError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct SessionError : UserError {
+    using UserError::UserError;
 };
 
 struct LessonPosition {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "user_error.h"
 #include "attention.h"
 
 namespace attn {
@@ -30,8 +31,8 @@ struct Settings {
     std::optional<uint64_t> memory_budget;  // --memory-budget SIZE; default: memory_budget.h
 };
 
-struct ArgsError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct ArgsError : UserError {
+    using UserError::UserError;
 };
 
 struct ParsedArgs {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "user_error.h"
+
 namespace attn {
 
 struct Tokenized {
@@ -18,8 +20,8 @@ struct Tokenized {
 
 // Thrown for input a tokenizer cannot take (an unknown word, an unreadable corpus, ...);
 // the message is one line, fit for a user.
-struct TokenizeError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct TokenizeError : UserError {
+    using UserError::UserError;
 };
 
 // Seed 004's tokenizer: commas dropped, split on whitespace, and the vocabulary is the

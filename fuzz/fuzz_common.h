@@ -33,20 +33,9 @@ inline void check(bool ok, const char* what) {
     if (!ok) fuzz_fail(std::string("invariant broken: ") + what);
 }
 
-// ATTNSCOPE_FUZZ_ALLOW_MULTILINE=1 lets a fuzzing run go on past refusals that echo a user's
-// value with its line breaks (the known finding in fuzz/regressions/README.md); the test
-// command never sets it.
-inline bool multiline_allowed() {
-    static const bool allowed = [] {
-        const char* v = std::getenv("ATTNSCOPE_FUZZ_ALLOW_MULTILINE");
-        return v && std::string_view(v) == "1";
-    }();
-    return allowed;
-}
-
 inline void one_line(const char* type, const char* message) {
     const std::string_view m(message);
-    if (m.find_first_of("\n\r") != std::string_view::npos && !multiline_allowed())
+    if (m.find_first_of("\n\r") != std::string_view::npos)
         fuzz_fail(std::string(type) + " message is not one line: \"" + std::string(m) + "\"");
 }
 

@@ -42,6 +42,7 @@ expect_error "dropout -0.1" "dropout.*\[0, 1\]" --variant causal --dropout -0.1
 for bad in " 0.5" "0x1p-2" "inf" "nan" "1e" "+0.5" "" ".5"; do
     expect_error "dropout '$bad'" "--dropout needs a number such as 0.5, got '" --variant causal --dropout "$bad"
 done
+expect_error "a line break in a refused value stays one line" "unknown variant 'a\\\\nb'" --variant $'a\nb'
 expect_error "memory budget 2X" "--memory-budget needs a size" --memory-budget 2X
 
 # The memory budget: more than the machine holds is refused at once, in one line

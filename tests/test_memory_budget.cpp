@@ -80,7 +80,7 @@ TEST_CASE("too much work is refused in one line naming what to lower", "[budget]
     CHECK(refusal(small).find("(budget 1 MB)") != std::string::npos);
 }
 
-TEST_CASE("--time counts every repetition", "[budget]") {
+TEST_CASE("the time estimate counts every repetition of --time", "[budget]") {
     attn::Settings s = mha(12, 768, 2048);
     CHECK_NOTHROW(attn::check_budget(attn::estimate_run(s), attn::budget_for(s)));
     s.time_runs = 10000;
