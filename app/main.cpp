@@ -17,10 +17,10 @@
 #include "backends/imgui_impl_opengl3.h"
 #include "frame_bench.h"
 #include "imgui.h"
+#include "keyboard.h"
 #include "memory.h"
 #include "screenshot.h"
 #include "state_file.h"
-#include "typed_text.h"
 #include "ui.h"
 
 namespace {
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
     ImGui_ImplGlfw_InitForOpenGL(window, true);
-    app::take_typed_characters(window);
+    app::install_keyboard(window);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     ImGui_ImplOpenGL3_CreateDeviceObjects();  // so that FontSet can replace the font texture
 
@@ -131,6 +131,7 @@ int main(int argc, char** argv) {
         auto last_event = started;
 
         while (painter && !glfwWindowShouldClose(window)) {
+            app::release_held_keys(window);  // the last frame saw them down
             if (session.computing()) {
                 // Under software OpenGL a frame costs both cores, which the recompute needs
                 // more than the unchanged view needs redrawing: draw on input, when the

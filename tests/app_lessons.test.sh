@@ -57,6 +57,11 @@ check "Right twice more: step 4, -inf before softmax, back in the pipeline" \
     wait_state "s['lesson']['step'] == 4 and s['tab'] == 'pipeline' and s['causal']"
 hold Left
 check "Left goes back to step 3" wait_state "s['lesson']['step'] == 3"
+# Keystrokes quicker than a frame (xdotool key: down and up at once) are not lost.
+xdotool key Right
+check "a quick Right goes to step 4" wait_state "s['lesson']['step'] == 4"
+xdotool key Left
+check "a quick Left goes back to step 3" wait_state "s['lesson']['step'] == 3"
 quit_app
 check "the app quits cleanly" test "$APP_EXIT" -eq 0
 

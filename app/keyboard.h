@@ -1,0 +1,26 @@
+#pragma once
+// The keyboard as Dear ImGui 1.86 should see it: no keystroke lost to a slow frame,
+// no typed character lost to a stale modifier.
+struct GLFWwindow;
+
+namespace app {
+
+// Call after ImGui_ImplGlfw_InitForOpenGL(window, true); it chains to the backend.
+//
+// Keys: ImGui 1.86 reads key state once a frame (1.87 queues input events). A key
+// pressed and released between two frames, as happens when a frame takes longer than
+// the keystroke (software OpenGL under load), was never seen: a lesson's → or a
+// Ctrl+Q did nothing. Now at most one change per key reaches ImGui between two
+// frames; later ones wait for the next frame (release_held_keys).
+//
+// Characters: GLFW drops every character whose key event carries Control or Alt in
+// the X server's modifier state. They are taken from the char-mods callback instead
+// and dropped only while a Control or Alt key is really held (ImGui's key state), as
+// a shortcut like Ctrl+S must be.
+void install_keyboard(GLFWwindow* window);
+
+// Call once a frame, after the last one was processed and before polling events:
+// passes on the key events held back.
+void release_held_keys(GLFWwindow* window);
+
+}  // namespace app
