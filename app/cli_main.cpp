@@ -50,7 +50,11 @@ int main(int argc, char** argv) {
         if (parsed.dropout_given && s.attention.dropout > 0.0 && !attn::variant_has_dropout(s.attention.variant))
             throw attn::ArgsError(attn::variant_name(s.attention.variant) +
                                   " has no dropout (--dropout applies to causal, mha-wrapper and mha)");
-        const attn::Run run = attn::compute(s);
+        // The budget counts the time to write the chosen stages: every stage of a long
+        // text is gigabytes of JSON, minutes after the forward pass is done.
+        attn::Budget budget = attn::budget_for(s);
+        budget.counts_output = true;
+        const attn::Run run = attn::compute(s, budget);
         if (s.emit_pytorch) {
             std::cout << attn::emit_pytorch(s, run);
             return std::cout.good() ? 0 : 1;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,14 +15,50 @@ namespace attn {
 
 namespace {
 
-// Rates measured on the project's 2-core machine (release build, both cores), taken
-// low so that an admitted run finishes well inside the budget's time.
-constexpr double kFlopsPerSecond = 10e9;       // matrix products (Eigen sgemm)
-constexpr double kElementsPerSecond = 0.6e9;   // softmax, masks, copies: per element touched
+// Rates measured on the project's 2-core machine (release build), taken low so that an
+// admitted run finishes well inside the budget's time even when the machine is shared.
+constexpr double kFlopsPerSecond = 10e9;       // matrix products (Eigen sgemm, both cores)
+constexpr double kElementsPerSecond = 0.6e9;   // softmax, masks, copies: per element touched, both cores
 constexpr double kDrawsPerSecond = 200e6;      // generator draws, in bulk (uniform and normal)
+constexpr double kJsonNumbersPerSecond = 6e6;  // the CLI's JSON (measured 9.3M/s)
+constexpr double kExportNumbersPerSecond = 3.5e6;  // --export: .npy, .csv and trace.json (measured 5.5M/s)
+constexpr double kTimeMargin = 1.25;           // a busy neighbour on the machine
 constexpr double kBytesPerFloat = 4.0;
 constexpr double kOverhead = 1.15;             // allocator slack, small vectors, labels
 constexpr double kBaseBytes = 32.0 * 1024 * 1024;  // the program, the GPT-2 vocabulary
+
+// The sizes a run allocates with, as attention.cpp and embedding.cpp use them.
+struct Shapes {
+    Variant v{};
+    double T = 0, S = 0, d = 0, B = 1, H = 1;  // tokens, key tokens, d_in, batch, heads
+    double hd = 0, hv = 0, d_out = 0;          // a head's query/key and value widths
+    double context_length = 0;                 // rows of the positional table (0: none)
+    bool simplified = false, mha = false;
+    bool dropout_stages = false;               // the trace keeps dropout_mask and dropped_weights
+    bool draws_dropout = false;                // the forward draws a Bernoulli per weight
+};
+
+Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
+    const AttentionConfig cfg = attention_config(s);
+    Shapes x;
+    x.v = cfg.variant;
+    x.simplified = x.v == Variant::Simplified;
+    x.mha = x.v == Variant::Mha;
+    x.T = static_cast<double>(tokens);
+    x.S = x.v == Variant::Cross ? static_cast<double>(tokens2 > 0 ? tokens2 : cfg.kv_len) : x.T;
+    x.d = s.d_in;
+    x.B = cfg.batch;
+    x.H = x.simplified ? 1.0 : cfg.heads;
+    x.d_out = cfg.d_out;
+    x.hd = x.hv = cfg.d_out;
+    if (x.simplified) x.hd = x.hv = x.d;
+    if (x.v == Variant::SelfV1 || x.v == Variant::Cross) x.hv = cfg.d_out_v;
+    if (x.mha) x.hd = x.hv = std::max(1, cfg.d_out / std::max(1, cfg.heads));
+    x.dropout_stages = variant_has_dropout(x.v);
+    x.draws_dropout = x.dropout_stages && cfg.training && cfg.dropout > 0.0 && cfg.dropout < 1.0;
+    x.context_length = s.pos ? static_cast<double>(s.context_length.value_or(tokens)) : 0.0;
+    return x;
+}
 
 // One cost term and the settings that grow it, for the refusal's advice.
 struct Term {
@@ -41,64 +78,102 @@ std::string joined_or(const std::vector<std::string>& items) {
     return out;
 }
 
+// Peak memory in floats, as terms with the settings that grow each. Per head: the T x S
+// matrices the trace keeps (scores, scaled, mask, masked, weights; dropout mask and
+// dropped weights), its projections and their products. attention_output makes a factor
+// matrix for every batch element and head (ones when nothing is dropped) and keeps them
+// all until the outputs are done; only the first element's move into the trace, and only
+// for variants that show dropout. Then the temporaries of two threads and the shared
+// mask, the model's inputs and tables, the outputs.
+std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t tokens) {
+    const double TS = x.T * x.S;
+    const double squares = TS * x.H * (x.simplified ? 2.0 : 5.0 + (x.dropout_stages ? 2.0 : 0.0));
+    const double factors = x.simplified ? 0.0 : (x.dropout_stages ? x.B - 1.0 : x.B) * x.H * TS + 3.0 * TS;
+    const double heads = x.simplified ? 0.0 : x.H * (x.d * (2.0 * x.hd + x.hv) * 2.0 + x.T * x.hd + x.S * (x.hd + x.hv) + x.T * x.hv);
+    const double tables = 3.0 * (x.T + x.S) * x.d + x.context_length * x.d;
+    const double outputs = x.B * x.T * x.H * x.hv + x.T * x.H * x.hv + (x.mha ? 2.0 * x.d_out * x.d_out + 3.0 * x.T * x.d_out : 0.0);
+
+    char t[64], h[32], b[32];
+    std::snprintf(t, sizeof t, "the text length (%lld tokens)", static_cast<long long>(tokens));
+    std::snprintf(h, sizeof h, "heads (%d)", static_cast<int>(x.H));
+    std::snprintf(b, sizeof b, "batch (%d)", static_cast<int>(x.B));
+    const std::string d_in = "d_in (" + std::to_string(s.d_in) + ")";
+    const std::string d_out = "d_out (" + std::to_string(static_cast<int>(x.d_out)) + ")";
+    std::vector<std::string> square_knobs{t};
+    if (x.H > 1) square_knobs.push_back(h);
+    std::vector<std::string> factor_knobs = square_knobs;
+    if (x.B > 1) factor_knobs.push_back(b);
+    return {{squares, joined_or(square_knobs)},
+            {factors, joined_or(factor_knobs)},
+            {heads, joined_or({d_in, d_out, std::string(h)})},
+            {tables, "context_length (" + std::to_string(static_cast<long long>(x.context_length)) + ") or " + d_in},
+            {outputs, joined_or({std::string(b), d_out})}};
+}
+
+// Seconds of one forward with the module and tables built: matrix products, passes over
+// the T x S matrices, generator draws. mha computes its heads in parallel; the other
+// variants one after another, so their element passes run on one core (counted twice).
+double compute_seconds(const Shapes& x, const Settings& s) {
+    const double TS = x.T * x.S;
+    const double flops = (x.simplified ? 0.0 : 2.0 * x.H * x.d * (x.T * x.hd + x.S * (x.hd + x.hv))) +
+                         2.0 * x.H * TS * x.hd +                                 // scores
+                         (x.simplified ? 2.0 * TS * x.hv : 2.0 * x.H * TS * x.hv * x.B) +  // context per batch element
+                         (x.mha ? 2.0 * x.B * x.T * x.d_out * x.d_out : 0.0);    // out_proj
+    const double head_passes = x.mha ? 20.0 : 40.0;
+    const double output_passes = x.simplified ? 0.0 : 5.0 * x.B * (x.H >= 2 ? 1.0 : 2.0);
+    const double elements = x.H * TS * (head_passes + output_passes) + x.B * x.T * x.H * x.hv;
+    const bool random_table = s.embedding == "random" || s.tokenizer != "words" || s.d_in != 3 || s.vocab_size;
+    const double vocab = static_cast<double>(s.vocab_size.value_or(s.tokenizer == "gpt2" ? 50257 : 50000));
+    const double params = x.simplified ? 0.0 : x.H * x.d * (2.0 * x.hd + x.hv) + (x.mha ? x.d_out * x.d_out : 0.0);
+    const double draws = (x.draws_dropout ? x.B * x.H * TS : 0.0) + params + (random_table ? vocab * x.d : 0.0) +
+                         x.context_length * x.d;
+    return kTimeMargin * (flops / kFlopsPerSecond + elements / kElementsPerSecond + draws / kDrawsPerSecond);
+}
+
+// Numbers the CLI writes for its --stages (every stage when none are named): the JSON,
+// or with --export the .npy, .csv and trace.json of each. --emit-pytorch writes none.
+double written_numbers(const Shapes& x, const Settings& s) {
+    if (s.emit_pytorch) return 0.0;
+    double total = 0.0;
+    const auto add = [&](const char* name, double count) {
+        if (s.stages.empty() || std::find(s.stages.begin(), s.stages.end(), name) != s.stages.end()) total += count;
+    };
+    const double TS = x.T * x.S, H = x.H;
+    add("token_embeddings", x.T * x.d);
+    if (s.pos) add("pos_embeddings", x.T * x.d);
+    add("inputs", x.T * x.d);
+    if (x.v == Variant::Cross) add("inputs2", x.S * x.d);
+    for (const char* name : {"scores", "weights"}) add(name, H * TS);
+    if (!x.simplified) {
+        for (const char* name : {"scaled_scores", "mask", "masked_scores"}) add(name, H * TS);
+        add("W_query", H * x.d * x.hd);
+        add("W_key", H * x.d * x.hd);
+        add("W_value", H * x.d * x.hv);
+        add("queries", H * x.T * x.hd);
+        add("keys", H * x.S * x.hd);
+        add("values", H * x.S * x.hv);
+    }
+    if (x.dropout_stages) for (const char* name : {"dropout_mask", "dropped_weights"}) add(name, H * TS);
+    add("context", H * x.T * x.hv);
+    if (x.mha) add("W_out", (H + 1.0) * x.d_out * x.d_out);  // the model's, and repeated in every head
+    add("concat", x.T * H * x.hv);
+    add("output", x.B * x.T * (x.mha ? x.d_out : H * x.hv));
+    return total;
+}
+
 }  // namespace
 
 WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2) {
-    const AttentionConfig cfg = attention_config(s);
-    const Variant v = cfg.variant;
-    const double T = static_cast<double>(tokens);
-    const double S = v == Variant::Cross ? static_cast<double>(tokens2 > 0 ? tokens2 : cfg.kv_len) : T;
-    const double d = s.d_in, B = cfg.batch;
-    const bool simplified = v == Variant::Simplified;
-    const double H = simplified ? 1.0 : cfg.heads;
-    // Widths of a head's queries/keys (hd) and values (hv).
-    double hd = cfg.d_out, hv = cfg.d_out;
-    if (simplified) hd = hv = d;
-    if (v == Variant::SelfV1 || v == Variant::Cross) hv = cfg.d_out_v;
-    if (v == Variant::Mha) hd = hv = std::max(1, cfg.d_out / std::max(1, cfg.heads));
-    const bool dropout_stages = variant_has_dropout(v);
-    const bool draws_dropout = dropout_stages && cfg.training && cfg.dropout > 0.0 && cfg.dropout < 1.0;
-
-    // Memory, in floats. Per head: the T x S matrices the trace keeps (scores, scaled,
-    // mask, masked, weights; dropout mask and dropped weights), its projections and
-    // their products; the dropout factors of batch elements after the first, all drawn
-    // before the context products; the model's inputs, tables and outputs.
-    const double squares = T * S * H * (simplified ? 2.0 : 5.0 + (dropout_stages ? 2.0 : 0.0));
-    const double factors = dropout_stages ? (B - 1.0) * H * T * S + 2.0 * T * S : 0.0;
-    const double heads = H * (simplified ? 0.0 : d * (2.0 * hd + hv) * 2.0 + T * hd + S * (hd + hv) + T * hv);
-    const double context_length = s.pos ? static_cast<double>(s.context_length.value_or(tokens)) : 0.0;
-    const double tables = 3.0 * (T + S) * d + context_length * d;
-    const double outputs = B * T * H * hv + T * H * hv + (v == Variant::Mha ? 2.0 * cfg.d_out * cfg.d_out + 3.0 * T * cfg.d_out : 0.0);
+    const Shapes x = shapes_of(s, tokens, tokens2);
+    const std::vector<Term> terms = memory_terms(x, s, tokens);
+    double floats = 0.0;
+    for (const Term& t : terms) floats += t.amount;
     WorkEstimate w;
-    w.bytes = kBaseBytes + kOverhead * kBytesPerFloat * (squares + factors + heads + tables + outputs);
-
-    // Time: matrix products, element-wise passes over the T x S matrices, draws.
-    const double flops = 2.0 * H * d * (T * hd + S * (hd + hv)) * (simplified ? 0.0 : 1.0) +
-                         2.0 * H * T * S * (hd + B * hv) + (v == Variant::Mha ? 2.0 * B * T * cfg.d_out * cfg.d_out : 0.0);
-    const double elements = H * T * S * (20.0 + 5.0 * B);
-    const bool random_table = s.embedding == "random" || s.tokenizer != "words" || s.d_in != 3 || s.vocab_size;
-    const double vocab = static_cast<double>(s.vocab_size.value_or(s.tokenizer == "gpt2" ? 50257 : 50000));
-    const double draws = (draws_dropout ? B * H * T * S : 0.0) + H * d * (2.0 * hd + hv) +
-                         (random_table ? vocab * d : 0.0) + context_length * d;
-    w.seconds = flops / kFlopsPerSecond + elements / kElementsPerSecond + draws / kDrawsPerSecond;
-    w.seconds *= 1.0 + s.time_runs;  // --time N: N more forwards (the tables are drawn once, counted again: safe)
-
-    // What to lower: the settings of the largest memory term.
-    char t[64], h[32], b[32];
-    std::snprintf(t, sizeof t, "the text length (%lld tokens)", static_cast<long long>(tokens));
-    std::snprintf(h, sizeof h, "heads (%d)", cfg.heads);
-    std::snprintf(b, sizeof b, "batch (%d)", cfg.batch);
-    std::vector<std::string> square_knobs{t};
-    if (H > 1) square_knobs.push_back(h);
-    std::vector<std::string> factor_knobs = square_knobs;
-    factor_knobs.push_back(b);
-    w.lower = dominant({{squares, joined_or(square_knobs)},
-                        {factors, joined_or(factor_knobs)},
-                        {heads, joined_or({"d_in (" + std::to_string(s.d_in) + ")", "d_out (" + std::to_string(cfg.d_out) + ")",
-                                           std::string(h)})},
-                        {tables, "context_length (" + std::to_string(static_cast<long long>(context_length)) +
-                                     ") or d_in (" + std::to_string(s.d_in) + ")"},
-                        {outputs, joined_or({std::string(b), "d_out (" + std::to_string(cfg.d_out) + ")"})}});
+    w.bytes = kBaseBytes + kOverhead * kBytesPerFloat * floats;
+    w.lower = dominant(terms);
+    // --time N: N more forwards (the tables are drawn once, counted again: safe).
+    w.seconds = compute_seconds(x, s) * (1.0 + s.time_runs);
+    w.output_seconds = written_numbers(x, s) / (s.export_dir ? kExportNumbersPerSecond : kJsonNumbersPerSecond);
     w.lower_time = s.time_runs > 0 ? "--time (" + std::to_string(s.time_runs) + ") or " + w.lower : w.lower;
     return w;
 }
@@ -156,11 +231,15 @@ void check_budget(const WorkEstimate& w, const Budget& b) {
     if (w.bytes > b.bytes)
         throw InputError("this needs about " + size_text(w.bytes) + " of memory (budget " + size_text(b.bytes) +
                          "): lower " + w.lower);
-    if (w.seconds > b.seconds) {
+    const double output = b.counts_output ? w.output_seconds : 0.0;
+    if (w.seconds + output > b.seconds) {
         char text[48];
-        std::snprintf(text, sizeof text, "about %.0f s", w.seconds);
+        std::snprintf(text, sizeof text, "about %.0f s", w.seconds + output);
+        // Writing the stages can outweigh computing them: then fewer stages is the advice.
+        const std::string advice = output > w.seconds ? "print fewer stages (--stages output), or lower " + w.lower
+                                                      : "lower " + w.lower_time;
         throw InputError("this would take " + std::string(text) + " (at most " +
-                         std::to_string(static_cast<int>(b.seconds)) + " s): lower " + w.lower_time);
+                         std::to_string(static_cast<int>(b.seconds)) + " s): " + advice);
     }
 }
 

@@ -13,6 +13,7 @@ namespace attn {
 struct WorkEstimate {
     double bytes = 0.0;    // peak memory of one run: the trace, its temporaries, the tables
     double seconds = 0.0;  // a conservative time on a 2-core machine (release build)
+    double output_seconds = 0.0;  // the CLI writing its --stages as JSON or --export files
     std::string lower;     // the settings that dominate memory, e.g. "the text length (4096 tokens) or heads (64)"
     std::string lower_time;  // the same for time (--time N repeats the forward N times)
 };
@@ -25,6 +26,7 @@ WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2);
 struct Budget {
     double bytes = 0.0;
     double seconds = 60.0;  // nothing the budget admits may take longer than this
+    bool counts_output = false;  // the caller writes the stages (the CLI): their time counts too
 };
 
 // A third of the machine's memory (the app may hold two runs and their textures at
@@ -37,7 +39,8 @@ uint64_t parse_size(const std::string& flag, const std::string& text);
 std::string size_text(double bytes);  // "23.4 GB", "512 MB" (GB = 2^30 bytes, as parse_size)
 
 // Throws InputError with one line ("this needs about 23.4 GB (budget 7.8 GB): lower
-// ...") when the estimate exceeds the budget's memory or time.
+// ...") when the estimate exceeds the budget's memory or time (with output_seconds when
+// the budget counts_output).
 void check_budget(const WorkEstimate& w, const Budget& b);
 
 }  // namespace attn

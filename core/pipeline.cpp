@@ -164,7 +164,14 @@ Embedded embed_texts(const Settings& s, const Budget& budget) {
     return e;
 }
 
-Run attend(const Settings& s, const Embedded& e) {
+namespace {
+
+// The attention part of a run, checked against the budget first: a front end that keeps
+// its Embedded across changes of heads, batch or d_out (the app's worker) reaches here
+// without passing embed_texts' check, and 64 heads of 4096 tokens need tens of GB.
+Run attend_within(const Settings& s, const Embedded& e, const Budget& budget) {
+    const int64_t tokens2 = e.tokens2 ? static_cast<int64_t>(e.tokens2->ids.size()) : 0;
+    check_budget(estimate_work(s, static_cast<int64_t>(e.tokens.ids.size()), tokens2), budget);
     Run run;
     run.tokens = e.tokens;
     run.tokens2 = e.tokens2;
@@ -183,9 +190,13 @@ Run attend(const Settings& s, const Embedded& e) {
     return run;
 }
 
-Run compute(const Settings& s) { return attend(s, embed_texts(s)); }
+}  // namespace
 
-Run compute(const Settings& s, const Budget& budget) { return attend(s, embed_texts(s, budget)); }
+Run attend(const Settings& s, const Embedded& e) { return attend_within(s, e, budget_for(s)); }
+
+Run compute(const Settings& s) { return compute(s, budget_for(s)); }
+
+Run compute(const Settings& s, const Budget& budget) { return attend_within(s, embed_texts(s, budget), budget); }
 
 void recompute_dropout(Run& run, const Settings& s) { attention_output(run.trace, attention_config(s)); }
 

@@ -23,17 +23,40 @@ Int parse_int(const std::string& flag, const std::string& text, Int lo, Int hi) 
     return value;
 }
 
-// Plain decimal notation only: [-]digits[.digits][e[+-]digits]. strtod also took
-// " 0.5", "0x1p-2", "inf" and "nan", which no user means as a rate.
+// Length of the run of ASCII digits at text[i].
+size_t digits_at(const std::string& text, size_t i) {
+    size_t n = 0;
+    while (i + n < text.size() && std::isdigit(static_cast<unsigned char>(text[i + n]))) ++n;
+    return n;
+}
+
+// Plain decimal notation: [-]digits[.digits][(e|E)[+-]digits], nothing before or after.
+// strtod also took " 0.5", "0x1p-2", "inf" and "nan", and from_chars takes "1." and
+// "1.e5"; no user means any of them as a rate. (Session files write their numbers with
+// nlohmann::json, e.g. 1e-05 and 0.1, which pass.)
+bool plain_decimal(const std::string& text) {
+    size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
+    size_t n = digits_at(text, i);
+    if (n == 0) return false;
+    i += n;
+    if (i < text.size() && text[i] == '.') {
+        if ((n = digits_at(text, i + 1)) == 0) return false;
+        i += 1 + n;
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+        if ((n = digits_at(text, i)) == 0) return false;
+        i += n;
+    }
+    return i == text.size();
+}
+
 double parse_double(const std::string& flag, const std::string& text) {
     double value = 0.0;
-    const char* first = text.data();
     const char* last = text.data() + text.size();
-    const bool plain_start = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) ||
-                                               (text[0] == '-' && text.size() > 1 &&
-                                                std::isdigit(static_cast<unsigned char>(text[1]))));
-    const auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
-    if (!plain_start || ec != std::errc() || end != last || !std::isfinite(value))
+    const auto [end, ec] = std::from_chars(text.data(), last, value, std::chars_format::general);
+    if (!plain_decimal(text) || ec != std::errc() || end != last || !std::isfinite(value))
         throw ArgsError(flag + " needs a number such as 0.5, got '" + text + "'");
     return value;
 }

@@ -1,13 +1,17 @@
 // The memory budget: estimates from shapes, one-line refusals that name what to lower,
 // sizes as users write them, and lessons too large to check at start-up refused fast.
 #include <catch2/catch.hpp>
+#include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "lesson.h"
 #include "memory_budget.h"
 #include "pipeline.h"
+#include "settings.h"
 
 namespace {
 
@@ -113,4 +117,77 @@ TEST_CASE("every shipped lesson fits the lesson budget and loads fast", "[budget
     CHECK(library.lessons.size() >= 10);
     INFO("loading and checking every shipped lesson took " << seconds << " s");
     CHECK(seconds < 1.0);
+}
+
+TEST_CASE("variants without dropout keep every batch element's factors", "[budget]") {
+    // attention_output makes a T x S factor matrix per batch element and head and keeps
+    // them all: self-v1 with 8 heads, batch 64 and 1024 tokens peaked at 2.4 GB, which an
+    // estimate without them put at 0.38 GB.
+    attn::Settings s;
+    s.attention.variant = attn::Variant::SelfV1;
+    s.attention.heads = 8;
+    s.attention.d_out = 64;
+    s.d_in = 64;
+    const double one = attn::estimate_work(s, 1024, 0).bytes;
+    s.attention.batch = 64;
+    const double many = attn::estimate_work(s, 1024, 0).bytes;
+    const double factors = 63.0 * 8 * 1024 * 1024 * 4;  // 63 more elements' factors, in bytes
+    CHECK(many - one > factors);
+    CHECK(many - one < 1.3 * factors);
+}
+
+TEST_CASE("a cached embedding does not bypass the budget", "[budget]") {
+    // The app keeps Embedded across changes of heads and batch and calls attend directly.
+    attn::Settings s = mha(1, 256, 4096);
+    s.memory_budget = 2ull << 30;
+    const attn::Embedded e = attn::embed_texts(s);
+    s.attention.heads = 64;
+    CHECK_THROWS_WITH(attn::attend(s, e), Catch::StartsWith("this needs about") && Catch::Contains("heads (64)"));
+}
+
+TEST_CASE("the CLI's budget counts the time to write its stages", "[budget]") {
+    attn::Settings s = mha(12, 768, 4096);
+    attn::Budget b = attn::budget_for(s);
+    b.bytes = 64.0 * (1ull << 30);  // memory is not what this checks
+    const attn::WorkEstimate all = attn::estimate_run(s);
+    CHECK_NOTHROW(attn::check_budget(all, b));  // the app draws them, it does not print them
+    b.counts_output = true;
+    CHECK_THROWS_WITH(attn::check_budget(all, b), Catch::Contains("print fewer stages (--stages output)"));
+    s.stages = {"output"};
+    CHECK_NOTHROW(attn::check_budget(attn::estimate_run(s), b));
+}
+
+TEST_CASE("numbers are plain decimals", "[budget][args]") {
+    const auto dropout = [](const std::string& text) {
+        return attn::parse_settings({"--variant", "causal", "--dropout", text}).settings.attention.dropout;
+    };
+    CHECK(dropout("0.5") == 0.5);
+    CHECK(dropout("1e-1") == 0.1);
+    CHECK(dropout("5E-1") == 0.5);
+    CHECK(dropout("1e-05") == 1e-5);  // how a session file writes a small rate
+    for (const char* bad : {" 0.5", "0x1p-2", "inf", "nan", "1e", "", "+0.5", ".5", "1.", "1.e5", "-.5", "0.5 "})
+        CHECK_THROWS_WITH(dropout(bad), Catch::StartsWith("--dropout needs a number such as 0.5"));
+}
+
+TEST_CASE("a hostile lesson file among the shipped ones is refused at once", "[budget][lesson]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("attnscope-lessons-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const auto& entry : fs::directory_iterator(attn::lessons_dir()))
+        if (entry.path().extension() == ".json") fs::copy_file(entry.path(), dir / entry.path().filename());
+    const fs::path hostile = dir / "zz-hostile.json";
+    std::ofstream(hostile) << R"({"format": "attnscope-lesson", "version": 1, "id": "x", "title": "X",
+        "steps": [{"title": "fine", "stage": "weights", "text": "the book"},
+                  {"title": "huge", "flags": ["--variant", "mha", "--heads", "64", "--d-in", "2048",
+                   "--d-out", "2048", "--text", ")" + words(2000) + R"("], "stage": "weights", "text": "see"}]})";
+    const auto start = std::chrono::steady_clock::now();
+    const attn::LessonLibrary library = attn::load_lessons(dir.string());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fs::remove_all(dir);
+    INFO("loading the shipped lessons and the hostile one took " << seconds << " s");
+    CHECK(seconds < 1.0);
+    REQUIRE(library.errors.size() == 1);
+    CHECK(library.errors[0].find("zz-hostile.json, step 2 (\"huge\"): too large for a lesson") != std::string::npos);
+    CHECK(library.errors[0].find("heads (64)") != std::string::npos);
+    CHECK(library.lessons.size() >= 10);
 }
