@@ -11,7 +11,9 @@ namespace app {
 // pressed and released between two frames, as happens when a frame takes longer than
 // the keystroke (software OpenGL under load), was never seen: a lesson's → or a
 // Ctrl+Q did nothing. Now at most one change per key reaches ImGui between two
-// frames; later ones wait for the next frame (release_held_keys).
+// frames; later ones wait for the next frame (release_held_keys), and so do the
+// characters typed after them: text typed after Ctrl+A in one slow frame was inserted
+// before the selection and then selected with it.
 //
 // Characters: GLFW drops every character whose key event carries Control or Alt in
 // the X server's modifier state. They are taken from the char-mods callback instead
@@ -20,7 +22,7 @@ namespace app {
 void install_keyboard(GLFWwindow* window);
 
 // Call once a frame, after the last one was processed and before polling events:
-// passes on the key events held back.
+// passes on the key and character events held back.
 void release_held_keys(GLFWwindow* window);
 
 }  // namespace app

@@ -13,6 +13,7 @@ FAILED=0
 
 pass() { PASSED=$((PASSED + 1)); echo "ok   $*"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL $*"; }
+not() { ! "$@"; }
 check() {  # check NAME COMMAND...: passes when the command succeeds
     local name=$1; shift
     if "$@" >"$WORK/check.out" 2>&1; then pass "$name"; else fail "$name: $(tail -3 "$WORK/check.out")"; fi

@@ -25,7 +25,6 @@ print("%.2f of the chip" % hit)
 sys.exit(0 if hit >= least else 1)
 EOF
 }
-not() { ! "$@"; }
 # shot NAME FLAGS...: a --screenshot run in this display; the PNG and state are $WORK/NAME.{png,json}
 shot() {
     local name=$1; shift
@@ -92,8 +91,9 @@ check "a missing corpus says so" grep -q "not found" <(json "$STATE" "s['corpus_
 check "a missing corpus keeps the vocabulary in use" test "$(json "$STATE" "s['corpus']")" = "$CORPUS"
 check "the view keeps its <|unk|> chips" test "$(json "$STATE" "sum(c['unk'] for c in s['chips'])")" = 2
 load_corpus "$WORK/binary.txt"
-wait_state "'binary' in (s['corpus_error'] or '')"
-check "a binary corpus says so" grep -q "looks binary" <(json "$STATE" "s['corpus_error']")
+wait_state "'looks binary' in (s['corpus_error'] or '')"
+corpus_error=$(json "$STATE" "s['corpus_error']")
+check "a binary corpus says so (got: $corpus_error)" grep -q "looks binary" <<<"$corpus_error"
 check "the app is still running" kill -0 "$APP_PID"
 
 read -r x y <<<"$(widget_centre window_header)"
