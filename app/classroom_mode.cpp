@@ -60,10 +60,11 @@ std::string ClassroomMode::start(Session& session, float& ui_scale) {
     return "";
 }
 
-void ClassroomMode::before_draw(Session& session, float& ui_scale, HeatmapPainter& painter, bool& quit) {
+void ClassroomMode::before_draw(Session& session, float& ui_scale, HeatmapPainter& painter, WidgetRects& widgets,
+                                bool& quit) {
     AppContext app{session, classroom, ui_scale, painter};
     handle_shortcuts(app, dialog_);
-    draw_menu_bar(app, dialog_, quit);
+    draw_menu_bar(app, dialog_, widgets, quit);
     if (const ColorTheme* t = find_theme(classroom.theme); t && t != &painter.theme()) painter.set_theme(*t);
     compare.update(classroom, session);
 }

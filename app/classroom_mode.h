@@ -15,6 +15,7 @@
 #include "file_dialog.h"
 #include "lesson_player.h"
 #include "presenter.h"
+#include "widget_rects.h"
 
 struct GLFWwindow;
 
@@ -29,7 +30,7 @@ public:
     std::string start(Session& session, float& ui_scale);
 
     // Shortcuts, the menu bar, the colour theme and the comparison's runs: before the window.
-    void before_draw(Session& session, float& ui_scale, HeatmapPainter& painter, bool& quit);
+    void before_draw(Session& session, float& ui_scale, HeatmapPainter& painter, WidgetRects& widgets, bool& quit);
     // Dialogs and overlays, on top of the window.
     void after_draw(Session& session, float& ui_scale, const HeatmapPainter& painter, const DrawContext& ctx);
     // After the frame is rendered, before the swap: window PNGs, the flags' exports,

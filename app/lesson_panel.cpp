@@ -64,15 +64,23 @@ void draw_lesson_bar(Session& session, Classroom& c, StepText& text, const DrawC
     ImGui::Separator();
 }
 
-ViewTab draw_view_tabs(Classroom& c) {
+ViewTab draw_view_tabs(Classroom& c, WidgetRects& widgets) {
     if (!ImGui::BeginTabBar("view tabs")) return c.tab;
-    const std::pair<ViewTab, const char*> tabs[] = {
-        {ViewTab::Pipeline, "Pipeline"}, {ViewTab::Compare, "Compare"}, {ViewTab::HeadLines, "Head view"}};
+    struct Tab {
+        ViewTab tab;
+        const char* label;
+        const char* name;  // in the state file's widgets
+    };
+    const Tab tabs[] = {{ViewTab::Pipeline, "Pipeline", "tab_pipeline"},
+                        {ViewTab::Compare, "Compare", "tab_compare"},
+                        {ViewTab::HeadLines, "Head view", "tab_head_view"}};
     ViewTab shown = c.tab;
-    for (const auto& [tab, label] : tabs) {
-        const ImGuiTabItemFlags flags = c.select_tab && c.tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
-        if (ImGui::BeginTabItem(label, nullptr, flags)) {
-            shown = tab;
+    for (const Tab& t : tabs) {
+        const ImGuiTabItemFlags flags = c.select_tab && c.tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;
+        const bool open = ImGui::BeginTabItem(t.label, nullptr, flags);
+        widgets.record(t.name);
+        if (open) {
+            shown = t.tab;
             ImGui::EndTabItem();
         }
     }

@@ -6,10 +6,11 @@
 #include "lesson_player.h"
 #include "matrix_widget.h"
 #include "session.h"
+#include "widget_rects.h"
 
 namespace app {
 
 void draw_lesson_bar(Session& session, Classroom& c, StepText& text, const DrawContext& ctx);
-ViewTab draw_view_tabs(Classroom& c);
+ViewTab draw_view_tabs(Classroom& c, WidgetRects& widgets);
 
 }  // namespace app

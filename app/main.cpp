@@ -154,12 +154,13 @@ int main(int argc, char** argv) {
             const ImGuiIO& io = ImGui::GetIO();
             bool quit = io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q);
             bool asked = session.update();
-            classroom.before_draw(session, ui_scale, *painter, quit);
-            if (quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
             report = app::FrameReport{};
+            classroom.before_draw(session, ui_scale, *painter, report.widgets, quit);
+            if (quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
             const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), session.run_version()};
             app::draw_window(session, ui_scale, ctx, memo, report, classroom);
             classroom.after_draw(session, ui_scale, *painter, ctx);
+            report.popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
             // The benchmark changes a control where a widget would: while the frame is drawn.
             if (bench.wants_change() && !change_pending && !session.computing()) {
                 bench.make_change(session.controls);

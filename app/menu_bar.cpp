@@ -8,8 +8,21 @@ namespace app {
 
 namespace {
 
-void file_menu(AppContext& app, FileDialog& dialog, bool& quit) {
-    if (!ImGui::BeginMenu("File")) return;
+// A closed menu's title is recorded as menu_NAME and an open menu's list as
+// menu_NAME_open, so that window tests can open it and pick an item. (Once open,
+// ImGui's last item is the list's window, not the title.)
+bool begin_menu(const char* label, const std::string& name, WidgetRects& widgets) {
+    if (!ImGui::BeginMenu(label)) {
+        widgets.record(name);
+        return false;
+    }
+    const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    widgets.set(name + "_open", {at.x, at.y, at.x + size.x, at.y + size.y});
+    return true;
+}
+
+void file_menu(AppContext& app, FileDialog& dialog, WidgetRects& widgets, bool& quit) {
+    if (!begin_menu("File", "menu_file", widgets)) return;
     const bool have_run = app.session.run() != nullptr;
     if (ImGui::MenuItem("Save window as PNG…")) dialog.open(FileAction::WindowPng);
     if (ImGui::MenuItem("Export trace (JSON)…", nullptr, false, have_run)) dialog.open(FileAction::TraceJson);
@@ -29,8 +42,8 @@ void file_menu(AppContext& app, FileDialog& dialog, bool& quit) {
     ImGui::EndMenu();
 }
 
-void lessons_menu(AppContext& app) {
-    if (!ImGui::BeginMenu("Lessons")) return;
+void lessons_menu(AppContext& app, WidgetRects& widgets) {
+    if (!begin_menu("Lessons", "menu_lessons", widgets)) return;
     Classroom& c = app.classroom;
     for (size_t i = 0; i < c.library.lessons.size(); ++i) {
         const attn::Lesson& l = c.library.lessons[i];
@@ -48,8 +61,8 @@ void lessons_menu(AppContext& app) {
     ImGui::EndMenu();
 }
 
-void view_menu(AppContext& app) {
-    if (!ImGui::BeginMenu("View")) return;
+void view_menu(AppContext& app, WidgetRects& widgets) {
+    if (!begin_menu("View", "menu_view", widgets)) return;
     Classroom& c = app.classroom;
     ImGui::MenuItem("Presenter mode", "F5", &c.presenter);
     if (ImGui::BeginMenu("Colour map")) {
@@ -72,11 +85,11 @@ void view_menu(AppContext& app) {
 
 }  // namespace
 
-void draw_menu_bar(AppContext& app, FileDialog& dialog, bool& quit) {
+void draw_menu_bar(AppContext& app, FileDialog& dialog, WidgetRects& widgets, bool& quit) {
     if (!ImGui::BeginMainMenuBar()) return;
-    file_menu(app, dialog, quit);
-    lessons_menu(app);
-    view_menu(app);
+    file_menu(app, dialog, widgets, quit);
+    lessons_menu(app, widgets);
+    view_menu(app, widgets);
     ImGui::EndMainMenuBar();
 }
 

@@ -3,9 +3,10 @@
 // section, and the files that failed to load with their error) and View (presenter
 // mode, colour theme, comparisons, shortcuts).
 #include "file_dialog.h"
+#include "widget_rects.h"
 
 namespace app {
 
-void draw_menu_bar(AppContext& app, FileDialog& dialog, bool& quit);
+void draw_menu_bar(AppContext& app, FileDialog& dialog, WidgetRects& widgets, bool& quit);
 
 }  // namespace app

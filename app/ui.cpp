@@ -41,7 +41,7 @@ void view(Session& session, ClassroomMode& cm, const DrawContext& ctx, ViewMemo&
         draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx, report.chips);
     session.window.draw(*run, session.run_version(), ctx, report.widgets, report.window);
     ImGui::Separator();
-    const ViewTab tab = draw_view_tabs(cm.classroom);
+    const ViewTab tab = draw_view_tabs(cm.classroom, report.widgets);
     const attn::LessonStep* step = current_step(cm.classroom);
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
     if (tab == ViewTab::Compare) return cm.compare.draw(cm.classroom, session, ctx, step ? &marks : nullptr, report.heatmaps);

@@ -14,6 +14,7 @@ struct FrameReport {  // where things were drawn this frame, for the state file
     HeatmapRegistry heatmaps;
     std::vector<ChipInfo> chips;  // the first text's, then the second text's
     WindowReport window;
+    bool popup_open = false;  // a menu, combo list or dialog: the next click closes it first
 };
 
 void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,

@@ -33,3 +33,10 @@ build() {
     cmake -S "$ROOT" -B "$dir" "${options[@]}" >/dev/null
     cmake --build "$dir" -j"$(nproc)" "${targets[@]}"
 }
+
+# The app and engine under AddressSanitizer + UBSan, as the test command and the long
+# monkey run use them; ASAN_ENV holds the options they run with.
+ASAN_ENV=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+build_asan() {
+    build "$ROOT/build-asan" "$@" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_SANITIZE=ON -DATTNSCOPE_BENCH=OFF
+}

@@ -17,9 +17,8 @@ build "$ROOT/build"
 (cd "$ROOT/build" && ctest --output-on-failure -j2)
 
 stage "AddressSanitizer + UBSan: every test, the window's too"
-build "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_SANITIZE=ON -DATTNSCOPE_BENCH=OFF
-(cd "$ROOT/build-asan" &&
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j2)
+build_asan
+(cd "$ROOT/build-asan" && env "${ASAN_ENV[@]}" ctest --output-on-failure -j2)
 
 stage "ThreadSanitizer: the window's smoke tests"
 build "$ROOT/build-tsan" --target attnscope --target attnscope-cli -DCMAKE_BUILD_TYPE=RelWithDebInfo \

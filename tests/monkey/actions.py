@@ -54,6 +54,7 @@ class Actions:
             (5, "slider", self.slider), (3, "checkbox", self.checkbox), (4, "key", self.key),
             (4, "click", self.click_anywhere), (1, "combo", self.combo), (1, "open session", self.open_session),
             (1, "save session", self.save_session), (1, "resize", self.resize),
+            (2, "tab", self.tab), (2, "menu", self.menu),
         ]
 
     def prepare_files(self):
@@ -94,10 +95,22 @@ class Actions:
         if s.get("dialog") is not None:
             self.w.hold("Escape")
             s = self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close", 5)
+        if s.get("popup"):  # a menu or list left open takes the next click to close itself
+            self.close_popup(s)
+            s = self.w.state()
         if s.get("presenter"):
             self.w.hold("F5")
             s = self.w.wait(lambda s: not s.get("presenter"), "presenter mode to end", 5)
         return self.w.widget(s, "text")
+
+    def close_popup(self, s):
+        """Clicks the empty end of the menu bar (as a user would to close a menu)."""
+        bar = s["widgets"].get("menu_file")
+        if bar is None:
+            self.w.hold("Escape")
+        else:
+            self.w.click(s["framebuffer"][0] - 10, (bar[1] + bar[3]) / 2)
+        self.w.wait(lambda s: not s.get("popup"), "the open menu or list to close", 5)
 
     def focus_text_end(self):
         at = self.ready_for_text()
@@ -196,6 +209,33 @@ class Actions:
             return
         self.w.click(*at)
         self.w.click(at[0], at[1] + self.rng.randint(15, 170))  # one of the variants listed below it
+
+    def tab(self):
+        s = self.w.state()
+        names = [n for n in ("tab_pipeline", "tab_compare", "tab_head_view") if n in s["widgets"]]
+        if names and s.get("dialog") is None:
+            name = self.rng.choice(names)
+            self.w.log.write("  %s\n" % name)
+            self.w.click(*self.w.widget(s, name))
+
+    def menu(self):
+        """Opens the Lessons or View menu and clicks one of its items (a lesson, presenter
+        mode, a colour map, a comparison, help). File is left alone: it holds Quit."""
+        s = self.w.state()
+        name = self.rng.choice(["menu_lessons", "menu_view"])
+        if name not in s["widgets"] or s.get("dialog") is not None:
+            return
+        self.w.click(*self.w.widget(s, name))
+        try:
+            s = self.w.wait(lambda s: name + "_open" in s["widgets"], "the %s list" % name, 5)
+        except Failure:
+            return  # a popup of the app's own may have taken the click; not a failure
+        x0, y0, x1, y1 = s["widgets"][name + "_open"]
+        x, y = (x0 + x1) / 2, self.rng.uniform(y0 + 4, y1 - 4)
+        self.w.log.write("  %s item at %d %d\n" % (name, x, y))
+        self.w.click(x, y)
+        if name + "_open" in self.w.state()["widgets"]:  # a submenu or a line that is no item
+            self.w.hold("Escape")
 
     def open_session(self):
         name = self.rng.choice(self.session_files)

@@ -44,7 +44,7 @@ def main():
     try:
         actions.prepare_files()
         window.start(*actions.start_flags)
-        rss_start = window.rss_mb()
+        rss = [(0.0, window.rss_mb())]  # (seconds, MB), every minute: is memory flat?
         while time.monotonic() - started < args.seconds:
             name, run = actions.pick()
             history.append(name)
@@ -58,7 +58,10 @@ def main():
                       % (len(s["text"]), lesson.get("step") if lesson.get("active") else None, s.get("tab"),
                          (s.get("error") or "")[:60]))
             done += 1
-        rss_end = window.rss_mb()
+            if time.monotonic() - started >= rss[-1][0] + 60:
+                rss.append((time.monotonic() - started, window.rss_mb()))
+                log.write("  RSS %.0f MB after %.0f s\n" % (rss[-1][1], rss[-1][0]))
+        rss.append((time.monotonic() - started, window.rss_mb()))
         window.quit()
     except Failure as f:
         print("monkey: FAILED at action %d (seed %d): %s" % (done + 1, args.seed, f))
@@ -66,8 +69,9 @@ def main():
         print("monkey: replay with --seed %d (log: %s)" % (args.seed, log.name))
         window.kill()
         return 1
-    print("monkey: %d actions in %.0f s, seed %d, no failure; RSS start %.0f MB end %.0f MB"
-          % (done, time.monotonic() - started, args.seed, rss_start, rss_end))
+    print("monkey: %d actions in %.0f s, seed %d, no failure; RSS start %.0f MB, peak %.0f MB, end %.0f MB"
+          % (done, time.monotonic() - started, args.seed, rss[0][1], max(mb for _, mb in rss), rss[-1][1]))
+    print("monkey: RSS by minute (MB): " + " ".join("%.0f" % mb for _, mb in rss))
     return 0
 
 

@@ -3,8 +3,9 @@
 # random Unicode, pastes, sliders, shortcuts, session files, resizes; after every
 # action the app must be alive, draw within a second, and hold the text typed.
 # MONKEY_SEED picks another run; MONKEY_SECONDS another length. A failure prints its
-# seed: `MONKEY_SEED=N bash tests/app_monkey.test.sh build` replays it.
-source "$(dirname "$0")/../app_lib.sh"
+# seed: `MONKEY_SEED=N bash tests/app_monkey.test.sh build` replays it. The default seed is
+# fixed so that the test command is repeatable; scripts/monkey-long.sh explores other seeds.
+source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool xclip xmodmap python3
 in_own_display
 seed=${MONKEY_SEED:-1}
