@@ -9,7 +9,11 @@ source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool xclip xmodmap python3
 in_own_display
 seed=${MONKEY_SEED:-1}
+# A frame within a second of every action; the sanitizer builds run 2-3 times slower.
+answer=1
+grep -q '^ATTNSCOPE_\(SANITIZE\|TSAN\):BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null && answer=3
 if python3 "$TESTS/monkey/monkey.py" --app "$APP" --seconds "${MONKEY_SECONDS:-60}" --seed "$seed" \
+    --answer-seconds "$answer" \
     --work "$WORK/monkey" --log "$WORK/monkey.log"; then
     pass "monkey, seed $seed"
 else

@@ -30,13 +30,15 @@ def main():
     ap.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     ap.add_argument("--work", default=None)
     ap.add_argument("--log", default=None)
+    ap.add_argument("--answer-seconds", type=float, default=1.0,
+                    help="how soon a frame must follow a poke (1 s; more for a sanitizer build)")
     args = ap.parse_args()
 
     work = args.work or subprocess.check_output(["mktemp", "-d"], text=True).strip()
     os.makedirs(work, exist_ok=True)
     log = open(args.log or os.path.join(work, "monkey.log"), "w")
     rng = random.Random(args.seed)
-    window = Window(args.app, work, log)
+    window = Window(args.app, work, log, args.answer_seconds)
     actions = Actions(window, rng, work)
     history = []
     done = 0

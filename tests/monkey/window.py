@@ -13,8 +13,9 @@ class Failure(Exception):
 
 
 class Window:
-    def __init__(self, app, work, log):
+    def __init__(self, app, work, log, answer_seconds=1.0):
         self.app, self.work, self.log = app, work, log
+        self.answer_seconds = answer_seconds
         self.state_path = os.path.join(work, "state.json")
         self.proc = None
         self.wid = None
@@ -92,15 +93,15 @@ class Window:
             raise Failure("the app died (exit %d): %s" % (code, self.app_said()))
 
     def check_alive_and_answering(self):
-        """Pokes the window (a pointer move) and expects a new frame within a second."""
+        """Pokes the window (a pointer move) and expects a new frame within answer_seconds."""
         frame = self.state()["frame"]
         self.xdo("mousemove", "--window", self.wid, "5", "5")
         self.xdo("mousemove", "--window", self.wid, "6", "6")
         started = time.monotonic()
         while self.state()["frame"] == frame:
             self.alive()
-            if time.monotonic() - started > 1.0:
-                raise Failure("no frame drawn within 1 s of a pointer move")
+            if time.monotonic() - started > self.answer_seconds:
+                raise Failure("no frame drawn within %g s of a pointer move" % self.answer_seconds)
             time.sleep(0.02)
 
     # --- xdotool ---
