@@ -112,6 +112,16 @@ LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flag
 // small: the book's steps need kilobytes and microseconds. The whole lesson's cost is
 // estimated from token counts before any step runs, so a file asking for 64 heads of
 // 2000 tokens is refused in milliseconds rather than stalling the window's opening.
+// An engine error (UserError) says what is wrong with the step's flags. Anything else
+// is a defect of attnscope and is said to be one, rather than shown as a library's
+// terse message such as "vector::_M_range_check".
+[[noreturn]] void step_gives_no_view(const LessonStep& step, const std::exception& e) {
+    const bool about_the_flags = dynamic_cast<const UserError*>(&e) != nullptr;
+    throw LessonError(step.where + ": the flags give no view: " +
+                      (about_the_flags ? std::string(e.what())
+                                       : "internal error (" + std::string(e.what()) + "); please report it"));
+}
+
 constexpr double kLessonBytes = 128.0 * 1024 * 1024;  // any one step
 constexpr double kLessonSeconds = 0.25;                // all steps together
 
@@ -124,7 +134,7 @@ void check_lesson_cost(const Lesson& lesson) {
         } catch (const LessonError&) {
             throw;
         } catch (const std::exception& e) {
-            throw LessonError(step.where + ": the flags give no view: " + e.what());
+            step_gives_no_view(step, e);
         }
         seconds += w.seconds;
         if (w.bytes > kLessonBytes)
@@ -146,7 +156,7 @@ void validate(const Lesson& lesson) {
         try {
             run = compute(s);
         } catch (const std::exception& e) {
-            throw LessonError(step.where + ": the flags give no view: " + e.what());
+            step_gives_no_view(step, e);
         }
         validate_step(step, run);
     }
