@@ -67,6 +67,7 @@ def main():
         window.quit()
     except Failure as f:
         print("monkey: FAILED at action %d (seed %d): %s" % (done + 1, args.seed, f))
+        print("monkey: the window and its state at the failure: " + window.keep_evidence())
         print("monkey: the last actions: " + ", ".join(history[-20:]))
         print("monkey: replay with --seed %d (log: %s)" % (args.seed, log.name))
         window.kill()

@@ -58,6 +58,18 @@ class Window:
         if code != 0:
             raise Failure("the app exited %d on Ctrl+Q: %s" % (code, self.app_said()))
 
+    def keep_evidence(self):
+        """Saves a screenshot and the last state next to the log; returns where."""
+        shot = os.path.join(self.work, "failure.png")
+        subprocess.run(["import", "-window", "root", shot], check=False, capture_output=True)
+        state = os.path.join(self.work, "failure-state.json")
+        try:
+            with open(self.state_path, "rb") as src, open(state, "wb") as dst:
+                dst.write(src.read())
+        except OSError:
+            pass
+        return "%s, %s" % (shot, state)
+
     def kill(self):
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
