@@ -101,7 +101,7 @@ void ClassroomMode::after_render(GLFWwindow* window, Session& session, float& ui
         script(options_.save_session, FileAction::SaveSession);
     }
     if (options_.lesson_tour && !tour_done_) tour_frame(session, fb_width, fb_height, settled);
-    presenter_.sync(window, classroom.presenter, ui_scale);
+    window_changed_ = presenter_.sync(window, classroom.presenter, ui_scale);
 }
 
 void ClassroomMode::enter_tour_step(Session& session) {

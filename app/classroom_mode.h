@@ -40,6 +40,9 @@ public:
 
     bool busy() const { return compare.computing(); }  // a comparison is still computing
     bool wants_exit() const { return tour_done_; }
+    // The last after_render entered or left presenter mode: the frame just drawn has a
+    // layout (window size, scale) that the next frame replaces.
+    bool window_changed() const { return window_changed_; }
     bool failed() const { return failed_; }  // a scripted export or the tour failed
     // lesson, presenter, colormap, compare, last_export, session: for the state file.
     nlohmann::json state(const Session& session) const;
@@ -49,6 +52,7 @@ public:
     StepText step_text;
 
 private:
+    bool window_changed_ = false;
     void tour_frame(Session& session, int fb_width, int fb_height, bool settled);
     void enter_tour_step(Session& session);
 

@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
         if (opts.state_out) state.emplace(*opts.state_out);
         app::FrameBench bench(opts.bench_frames, opts.bench_changes, opts.bench_change);
         app::FrameReport report;
+        int layout_frames_left = 0;  // frames whose layout is not yet the settled one
         int settled_frames = 0;  // frames drawn with nothing left to recompute
         uint64_t shown_version = 0;
         bool change_pending = false;
@@ -215,7 +216,17 @@ int main(int argc, char** argv) {
             }
             shown_version = session.run_version();
             if (session.computing()) last_event = std::chrono::steady_clock::now();
-            if (state) state->update(session, ui_scale, report, classroom.state(session));
+            // A frame drawn just before presenter mode or the UI scale changed shows a
+            // layout the next frames replace (the new size and type first, then Dear
+            // ImGui's work area below the menu bar). The state file skips them, so that
+            // no widget is reported where it will not be: a click there would miss.
+            if (classroom.window_changed() || ui_scale != fonts.scale()) layout_frames_left = 2;
+            if (layout_frames_left > 0) {
+                --layout_frames_left;
+                glfwPostEmptyEvent();  // draw those frames now
+            } else if (state) {
+                state->update(session, ui_scale, report, classroom.state(session));
+            }
         }
         if (state) state->update(session, ui_scale, report, classroom.state(session), true);
         if (classroom.failed()) exit_code = 1;

@@ -7,8 +7,8 @@
 
 namespace app {
 
-void PresenterWindow::sync(GLFWwindow* window, bool on, float& ui_scale) {
-    if (on == on_) return;
+bool PresenterWindow::sync(GLFWwindow* window, bool on, float& ui_scale) {
+    if (on == on_) return false;
     on_ = on;
     if (on) {
         glfwGetWindowPos(window, &x_, &y_);
@@ -22,6 +22,7 @@ void PresenterWindow::sync(GLFWwindow* window, bool on, float& ui_scale) {
         glfwSetWindowMonitor(window, nullptr, x_, y_, w_, h_, 0);
         ui_scale = scale_;
     }
+    return true;
 }
 
 }  // namespace app

@@ -11,7 +11,8 @@ constexpr float kPresenterMinScale = 2.0f;
 class PresenterWindow {
 public:
     // Follows `on` (the Classroom's flag): changes the window only when it flips.
-    void sync(GLFWwindow* window, bool on, float& ui_scale);
+    // Returns whether it did.
+    bool sync(GLFWwindow* window, bool on, float& ui_scale);
 
 private:
     bool on_ = false;

@@ -32,8 +32,29 @@ hold r
 check "R: reseed (seed + 1)" wait_state "s['seed'] == 6"
 hold question
 check "?: the shortcut overlay" wait_state "s['help']"
+# Every state written after leaving presenter mode must show the text box where it
+# stays: a click there must not miss (the frame drawn as F5 was handled still had the
+# presenter's large layout, and the state reported it).
+python3 - "$STATE" >"$WORK/text-rects" <<'EOF_PY' &
+import json, sys, time
+seen, end = set(), time.monotonic() + 4
+while time.monotonic() < end:
+    try:
+        s = json.load(open(sys.argv[1]))
+    except (OSError, ValueError):
+        continue
+    if not s["presenter"] and "text" in s["widgets"]:
+        seen.add(tuple(s["widgets"]["text"]))
+    time.sleep(0.002)
+print(len(seen), sorted(seen))  # the distinct rectangles
+EOF_PY
+watcher=$!
+sleep 0.2
 hold F5
 check "F5 leaves presenter mode with the controls back" wait_state "not s['presenter'] and 'text' in s['widgets'] and s['ui_scale'] == 1"
+wait "$watcher"
+check "after F5 the state shows the text box in one place only ($(cat "$WORK/text-rects"))" \
+    test "$(cut -d' ' -f1 "$WORK/text-rects")" = 1
 quit_app
 check "the app quits cleanly" test "$APP_EXIT" -eq 0
 
