@@ -101,7 +101,24 @@ class Actions:
         if s.get("presenter"):
             self.w.hold("F5")
             s = self.w.wait(lambda s: not s.get("presenter"), "presenter mode to end", 5)
-        return self.w.widget(s, "text")
+        return self.bring_into_view("text")
+
+    def bring_into_view(self, name):
+        """Scrolls the panel holding widget `name` (a user scrolls it too) until the widget
+        is inside the window; its centre, or None when it is not drawn."""
+        for _ in range(40):
+            s = self.w.state()
+            r = s["widgets"].get(name)
+            if r is None:
+                return None
+            height = s["framebuffer"][1]
+            if r[1] >= 0 and r[3] <= height:
+                return self.w.widget(s, name)
+            wheel = "4" if r[1] < 0 else "5"  # X buttons 4 and 5: the wheel up and down
+            self.w.xdo("mousemove", "--window", self.w.wid, str(int((r[0] + r[2]) / 2)), str(height // 2))
+            self.w.xdo("click", "--repeat", "3", wheel)
+            self.w.wait(lambda t: t["frame"] != s["frame"], "a frame after scrolling", 5)
+        raise Failure("%s stays out of view after 40 scrolls: %s" % (name, self.w.state()["widgets"].get(name)))
 
     def close_popup(self, s):
         """Clicks the empty end of the menu bar (as a user would to close a menu)."""
@@ -180,7 +197,10 @@ class Actions:
         name = self.rng.choice(names)
         value = self.rng.choice(SLIDERS[name])
         self.w.log.write("  %s = %s\n" % (name, value))
-        self.w.click(*self.w.widget(s, name), modifier="ctrl")  # ctrl+click: type a value
+        at = self.bring_into_view(name)
+        if at is None:
+            return
+        self.w.click(*at, modifier="ctrl")  # ctrl+click: type a value
         self.w.hold("ctrl+a")
         self.w.type(value)
         self.w.hold("Return")
@@ -189,7 +209,9 @@ class Actions:
         s = self.w.state()
         names = [n for n in CHECKBOXES if n in s["widgets"]]
         if names:
-            self.w.click(*self.w.widget(s, self.rng.choice(names)))
+            at = self.bring_into_view(self.rng.choice(names))
+            if at is not None:
+                self.w.click(*at)
 
     def key(self):
         key = self.rng.choice(KEYS)
