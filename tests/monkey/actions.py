@@ -107,6 +107,7 @@ class Actions:
     def bring_into_view(self, name):
         """Scrolls the panel holding widget `name` (a user scrolls it too) until the widget
         is inside the window; its centre, or None when it is not drawn or stays out of view."""
+        self.uncover()
         for _ in range(60):
             s = self.w.state()
             r = s["widgets"].get(name)
@@ -129,6 +130,22 @@ class Actions:
         # and a panel of the right side may hold it. The action is skipped.
         self.w.log.write("  %s stays out of view after 60 scrolls: %s\n" % (name, self.w.state()["widgets"].get(name)))
         return None
+
+    def uncover(self):
+        """Closes what lies over the panels: an open menu or list, the shortcut overlay."""
+        s = self.w.state()
+        if s.get("popup"):
+            self.close_popup(s)
+        for _ in range(2):  # a first Escape may only leave a text box that holds the keys
+            if not self.w.state().get("help"):
+                return
+            self.w.hold("Escape")
+            try:
+                self.w.wait(lambda s: not s.get("help"), "the shortcut overlay to close", 2)
+            except Failure:
+                pass
+        if self.w.state().get("help"):
+            raise Failure("Escape does not close the shortcut overlay")
 
     def close_popup(self, s):
         """Clicks the empty end of the menu bar (as a user would to close a menu)."""
