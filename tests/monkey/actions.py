@@ -91,14 +91,14 @@ class Actions:
 
     # --- helpers ---
     def ready_for_text(self):
-        """Closes a dialog or help left open and shows the controls; the text box's centre or None."""
+        """Closes a dialog, list or help left open and shows the controls; the text box's
+        centre or None."""
         s = self.w.state()
         if s.get("dialog") is not None:
             self.w.hold("Escape")
             s = self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close", 5)
-        if s.get("popup"):  # a menu or list left open takes the next click to close itself
-            self.close_popup(s)
-            s = self.w.state()
+        self.uncover()
+        s = self.w.state()
         if s.get("presenter"):
             self.w.hold("F5")
             s = self.w.wait(lambda s: not s.get("presenter"), "presenter mode to end", 5)
@@ -294,8 +294,7 @@ class Actions:
         self.file_dialog("ctrl+s", os.path.join(self.work, "saved-%d.json" % self.rng.randrange(3)))
 
     def file_dialog(self, keys, path):
-        if self.ready_for_text() is None and not self.w.state().get("presenter"):
-            pass
+        self.ready_for_text()  # what it closes (a dialog, a list, presenter mode) would take the keys
         self.w.hold(keys)
         try:
             self.w.wait(lambda s: s.get("dialog") is not None, "the file dialog", 3)
