@@ -49,6 +49,8 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
     nlohmann::json widgets = nlohmann::json::object();
     for (const auto& [name, r] : report.widgets.all()) widgets[name] = r;
     j["widgets"] = widgets;
+    const std::string& active = report.widgets.active();
+    j["active_widget"] = active.empty() ? nlohmann::json(nullptr) : nlohmann::json(active);
     j["popup"] = report.popup_open;
     nlohmann::json heatmaps = nlohmann::json::object();
     nlohmann::json hover = nullptr;  // the heatmap cell under the pointer: [name, row, col]

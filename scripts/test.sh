@@ -14,15 +14,11 @@ stage() { echo "== $* ($((SECONDS - started)) s so far)"; }
 
 stage "release build and every test"
 build "$ROOT/build"
-# The monkey (app_monkey) is left out until its one unexplained failure is understood:
-# seed 1 once lost the text typed after a combo action on a loaded machine (see README).
-# Run it with: ctest -R app_monkey, or scripts/monkey-long.sh.
-NOT_YET="^app_monkey$"
-(cd "$ROOT/build" && ctest --output-on-failure -j2 -E "$NOT_YET")
+(cd "$ROOT/build" && ctest --output-on-failure -j2)
 
 stage "AddressSanitizer + UBSan: every test, the window's too"
 build_asan
-(cd "$ROOT/build-asan" && env "${ASAN_ENV[@]}" ctest --output-on-failure -j2 -E "$NOT_YET")
+(cd "$ROOT/build-asan" && env "${ASAN_ENV[@]}" ctest --output-on-failure -j2)
 
 stage "ThreadSanitizer: the window's smoke tests"
 build "$ROOT/build-tsan" --target attnscope --target attnscope-cli -DCMAKE_BUILD_TYPE=RelWithDebInfo \

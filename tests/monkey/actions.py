@@ -157,10 +157,26 @@ class Actions:
         self.w.wait(lambda s: not s.get("popup"), "the open menu or list to close", 5)
 
     def focus_text_end(self):
-        at = self.ready_for_text()
-        if at is None:
-            return None
-        self.w.click(*at)
+        """Clicks the text box and waits, as a user looks for the cursor, until it takes
+        the keys; then moves to the end. The text before typing, or None."""
+        for attempt in range(2):
+            at = self.ready_for_text()
+            if at is None:
+                return None
+            self.w.click(*at)
+            try:
+                self.w.wait(lambda s: s.get("active_widget") == "text", "the text box to take the keys", 5)
+                break
+            except Failure:
+                # A click that only closed a list opened just before the state was read
+                # leaves the box inactive; a user clicks again. Twice is a failure.
+                s = self.w.state()
+                self.w.log.write("  a click at %d %d left the text box inactive: active %s, popup %s, rect %s\n"
+                                 % (at[0], at[1], s.get("active_widget"), s.get("popup"),
+                                    s["widgets"].get("text")))
+                if attempt == 1:
+                    raise Failure("two clicks on the text box at %d %d did not make it take the keys"
+                                  % (at[0], at[1]))
         self.w.hold("End")
         return self.w.state()["text"]
 
@@ -168,9 +184,11 @@ class Actions:
         try:
             self.w.wait(lambda s: s["text"] == want, what, 30)
         except Failure:
-            got = self.w.state()["text"]
-            raise Failure("%s: the state has %r (%d chars), expected %r (%d chars)"
-                          % (what, got[-80:], len(got), want[-80:], len(want)))
+            s = self.w.state()
+            got = s["text"]
+            raise Failure("%s: the state has %r (%d chars), expected %r (%d chars); active %s, popup %s"
+                          % (what, got[-80:], len(got), want[-80:], len(want), s.get("active_widget"),
+                             s.get("popup")))
 
     # --- actions ---
     def type_text(self):
@@ -257,7 +275,13 @@ class Actions:
         if at is None:
             return
         self.w.click(*at)
+        # As a user does: the list is seen open before an entry is picked, and seen closed.
+        try:
+            self.w.wait(lambda s: s["popup"], "the variant list", 5)
+        except Failure:
+            return  # a popup of the app's own may have taken the click; not a failure
         self.w.click(at[0], at[1] + self.rng.randint(15, 170))  # one of the variants listed below it
+        self.w.wait(lambda s: not s["popup"], "the variant list to close", 5)
 
     def tab(self):
         s = self.w.state()
