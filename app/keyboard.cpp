@@ -75,4 +75,8 @@ void release_held_keys(GLFWwindow* window) {
     if (!held.empty()) glfwPostEmptyEvent();  // draw the frame that lets the rest through
 }
 
+void close_popup_on_escape() {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) ImGui::CloseCurrentPopup();
+}
+
 }  // namespace app

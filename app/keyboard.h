@@ -25,4 +25,9 @@ void install_keyboard(GLFWwindow* window);
 // passes on the key and character events held back.
 void release_held_keys(GLFWwindow* window);
 
+// Call inside an open menu, list or context menu: Escape closes it (and the menus it
+// opened from), as in any desktop application. Dear ImGui 1.86 does that only with
+// keyboard navigation on, which would take the arrow keys the lessons use.
+void close_popup_on_escape();
+
 }  // namespace app

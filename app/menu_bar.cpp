@@ -1,6 +1,7 @@
 #include "menu_bar.h"
 
 #include "colormap.h"
+#include "keyboard.h"
 #include "lesson_player.h"
 #include "pytorch_emit.h"
 
@@ -18,6 +19,7 @@ bool begin_menu(const char* label, const std::string& name, WidgetRects& widgets
     }
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     widgets.set(name + "_open", {at.x, at.y, at.x + size.x, at.y + size.y});
+    close_popup_on_escape();
     return true;
 }
 
@@ -66,11 +68,13 @@ void view_menu(AppContext& app, WidgetRects& widgets) {
     Classroom& c = app.classroom;
     ImGui::MenuItem("Presenter mode", "F5", &c.presenter);
     if (ImGui::BeginMenu("Colour map")) {
+        close_popup_on_escape();
         for (const ColorTheme& t : color_themes())
             if (ImGui::MenuItem(t.label, nullptr, c.theme == t.name)) c.theme = t.name;
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Compare")) {
+        close_popup_on_escape();
         for (const std::string& name : attn::comparison_names())
             if (ImGui::MenuItem(name.c_str(), nullptr, c.compare == attn::comparison_from_name(name))) {
                 c.compare = attn::comparison_from_name(name);

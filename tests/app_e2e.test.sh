@@ -55,6 +55,21 @@ sys.exit(0 if len(a) == len(e) == 3 and all(abs(p-q) <= 3 for p, q in zip(a, e))
     check "$heatmap masked cell [0,3] is drawn as masked" $PNG masked "$WORK/shot.png" $box
 done
 
+# Escape closes an open menu and an open list, as in any desktop application; the
+# list's choice stays what it was.
+variant=$(json "$STATE" "s['variant']")
+for widget in menu_file menu_view variant; do
+    read -r x y <<<"$(widget_centre "$widget")"
+    click "$x" "$y"
+    if wait_state "s['popup']"; then
+        hold Escape
+        check "Escape closes what $widget opened" wait_state "not s['popup']"
+    else
+        fail "a click on $widget opened nothing"
+    fi
+done
+check "the variant is unchanged" test "$(json "$STATE" "s['variant']")" = "$variant"
+
 quit_app
 check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
 check "state written on exit keeps the text" test "$(json "$STATE" "s['text']")" = "$SENTENCE"
