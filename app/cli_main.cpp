@@ -10,6 +10,7 @@
 #include "pipeline.h"
 #include "pytorch_emit.h"
 #include "trace_json.h"
+#include "version.h"
 
 namespace {
 
@@ -35,6 +36,10 @@ attn::Timing time_forward(const attn::Run& run, const attn::Settings& s) {
 int main(int argc, char** argv) {
     attn::keep_freed_memory_mapped();
     try {
+        if (argc == 2 && std::string(argv[1]) == "--version") {
+            std::cout << attn::version_text("attnscope-cli");
+            return 0;
+        }
         const attn::ParsedArgs parsed = attn::parse_settings(std::vector<std::string>(argv + 1, argv + argc));
         if (parsed.help) {
             std::cout << attn::settings_usage();

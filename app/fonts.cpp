@@ -30,7 +30,15 @@ const ImWchar kGlyphRanges[] = {
 // bakes every glyph up front, so only the ~2500 common Chinese characters (plus kana,
 // CJK punctuation and full-width forms) are baked, without oversampling, which keeps
 // the atlas at 3x near 4096 x 4096.
-const char* const kCjkFont = "/DroidSansFallbackFull.ttf";
+// Both come from Debian's packages (fonts-droid-fallback, fonts-dejavu-core), not copies.
+const char* const kCjkFont = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf";
+const char* const kDejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+const char* const kDejaVuBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+
+std::runtime_error missing_font(const std::string& path) {
+    const char* package = path == kCjkFont ? "fonts-droid-fallback" : "fonts-dejavu-core";
+    return std::runtime_error("cannot read the font " + path + ": install Debian's package " + package);
+}
 
 void merge_cjk(const std::string& path, float px) {
     ImFontConfig config;
@@ -45,14 +53,14 @@ void merge_cjk(const std::string& path, float px) {
 
 // `cjk_path` empty: no CJK glyphs.
 ImFont* add_font(const std::string& path, const std::string& cjk_path, float px) {
-    if (!std::ifstream(path)) throw std::runtime_error("cannot read font " + path);
+    if (!std::ifstream(path)) throw missing_font(path);
     ImFontConfig config;
     config.OversampleH = 2;
     config.OversampleV = 1;
     ImFont* font = ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), px, &config, kGlyphRanges);
     if (!font) throw std::runtime_error("cannot load font " + path);
     if (cjk_path.empty()) return font;
-    if (!std::ifstream(cjk_path)) throw std::runtime_error("cannot read font " + cjk_path);
+    if (!std::ifstream(cjk_path)) throw missing_font(cjk_path);
     merge_cjk(cjk_path, px);
     return font;
 }
@@ -84,10 +92,9 @@ void FontSet::ensure_scale(float scale) {
     if (scale == scale_) return;
     ImFontAtlas* atlas = ImGui::GetIO().Fonts;
     atlas->Clear();
-    const std::string cjk = dir_ + kCjkFont;
-    fonts_.body = add_font(dir_ + "/DejaVuSans.ttf", cjk, kBodyPx * scale);
-    fonts_.heading = add_font(dir_ + "/DejaVuSans-Bold.ttf", "", kHeadingPx * scale);
-    fonts_.small = add_font(dir_ + "/DejaVuSans.ttf", cjk, kSmallPx * scale);
+    fonts_.body = add_font(kDejaVu, kCjkFont, kBodyPx * scale);
+    fonts_.heading = add_font(kDejaVuBold, "", kHeadingPx * scale);
+    fonts_.small = add_font(kDejaVu, kCjkFont, kSmallPx * scale);
     atlas->Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;  // up to half the texture would be padding
     atlas->Build();
     ImGui_ImplOpenGL3_DestroyFontsTexture();

@@ -1,7 +1,7 @@
 #pragma once
-// Fonts from assets/fonts, rasterised at the UI scale itself (not a scaled bitmap),
-// so text stays sharp on a projector at 3x. The atlas is rebuilt when the scale
-// changes, which must happen between frames.
+// Fonts from Debian's DejaVu and Droid Sans Fallback packages, rasterised at the UI
+// scale itself (not a scaled bitmap), so text stays sharp on a projector at 3x. The
+// atlas is rebuilt when the scale changes, which must happen between frames.
 #include <string>
 
 #include "imgui.h"
@@ -16,7 +16,6 @@ struct Fonts {
 
 class FontSet {
 public:
-    explicit FontSet(std::string fonts_dir) : dir_(std::move(fonts_dir)) {}
     // Rebuilds the atlas and the style sizes for `scale` unless already built for it.
     // Throws std::runtime_error when a font file cannot be read.
     void ensure_scale(float scale);
@@ -24,7 +23,6 @@ public:
     float scale() const { return scale_; }
 
 private:
-    std::string dir_;
     Fonts fonts_;
     float scale_ = 0.0f;
 };

@@ -12,6 +12,8 @@
 #include <GLFW/glfw3.h>
 
 #include "app_options.h"
+#include "data_dir.h"
+#include "user_error.h"
 #include "driver_pinning.h"
 #include "backends/imgui_impl_glfw.h"
 #include "backends/imgui_impl_opengl3.h"
@@ -22,6 +24,7 @@
 #include "screenshot.h"
 #include "state_file.h"
 #include "ui.h"
+#include "version.h"
 
 namespace {
 
@@ -41,6 +44,11 @@ struct Startup {
 std::optional<Startup> parse_command_line(int argc, char** argv, int& exit_code) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     try {
+        if (args.size() == 1 && args[0] == "--version") {
+            std::cout << attn::version_text("attnscope");
+            exit_code = 0;
+            return std::nullopt;
+        }
         attn::ParsedArgs parsed = attn::parse_settings(args);
         if (parsed.help) {
             std::cout << app::app_usage() << attn::settings_usage();
@@ -66,6 +74,12 @@ int main(int argc, char** argv) {
     const std::optional<Startup> startup = parse_command_line(argc, argv, exit_code);
     if (!startup) return exit_code;
     const app::AppOptions& opts = startup->options;
+    try {
+        attn::data_dir();  // before a window opens: a missing data folder is one line
+    } catch (const attn::UserError& e) {
+        std::cerr << "attnscope: " << e.what() << "\n";
+        return 2;
+    }
     attn::keep_freed_memory_mapped();  // a recompute reuses the last one's memory, without page faults
 
     glfwSetErrorCallback([](int, const char* what) { std::cerr << "attnscope: GLFW: " << what << "\n"; });
@@ -100,10 +114,11 @@ int main(int argc, char** argv) {
 
     {  // GL objects below must be gone before the context is
         std::optional<app::HeatmapPainter> painter;
-        app::FontSet fonts(ATTNSCOPE_FONTS_DIR);
+        app::FontSet fonts;
         float ui_scale = opts.ui_scale;
         try {
-            painter.emplace(ATTNSCOPE_SHADERS_DIR, app::ColorMaps::load(ATTNSCOPE_SHADERS_DIR "/colormaps.txt"));
+            const std::string shaders = attn::data_path("shaders");
+            painter.emplace(shaders, app::ColorMaps::load(shaders + "/colormaps.txt"));
             fonts.ensure_scale(ui_scale);
         } catch (const std::exception& e) {
             std::cerr << "attnscope: " << e.what() << "\n";

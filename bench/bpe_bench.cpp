@@ -14,7 +14,7 @@ namespace {
 // bench/data/prose_en.txt repeated to at least 512 KiB (bpe_vs_tiktoken.js builds the same).
 const std::string& prose() {
     static const std::string text = [] {
-        const std::string path = std::string(ATTNSCOPE_ASSETS_DIR) + "/../bench/data/prose_en.txt";
+        const std::string path = std::string(ATTNSCOPE_BENCH_DATA_DIR) + "/prose_en.txt";
         std::ifstream in(path, std::ios::binary);
         if (!in) throw std::runtime_error("cannot read " + path);
         std::ostringstream ss;

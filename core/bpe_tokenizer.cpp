@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data_dir.h"
 #include "gpt2_pretokenizer.h"
 #include "utf8.h"
 
@@ -103,7 +104,7 @@ uint64_t hash_bytes(std::string_view s) {
 
 }  // namespace
 
-Gpt2Tokenizer::Gpt2Tokenizer() : Gpt2Tokenizer(std::string(ATTNSCOPE_ASSETS_DIR) + "/gpt2") {}
+Gpt2Tokenizer::Gpt2Tokenizer() : Gpt2Tokenizer(data_path("gpt2")) {}
 
 Gpt2Tokenizer::Gpt2Tokenizer(const std::string& vocab_dir) {
     const std::string path = vocab_dir + "/encoder.json";

@@ -37,7 +37,7 @@ public:
     static constexpr int64_t kEndOfText = 50256;
     static constexpr int64_t kVocabSize = 50257;
 
-    // Loads ATTNSCOPE_ASSETS_DIR/gpt2/encoder.json.
+    // Loads data_path("gpt2")/encoder.json (core/data_dir.h).
     Gpt2Tokenizer();
     // Loads vocab_dir/encoder.json (GPT-2's token -> id map). Throws TokenizeError if the
     // file is missing or is not GPT-2's vocabulary.
@@ -73,7 +73,7 @@ private:
     std::size_t slot_mask_ = 0;
 };
 
-// The process's one GPT-2 tokenizer from ATTNSCOPE_ASSETS_DIR, loaded on first use (~9 ms);
+// The process's one GPT-2 tokenizer from the data folder (core/data_dir.h), loaded on first use (~9 ms);
 // encode and decode keep no state, so every thread may share it.
 const Gpt2Tokenizer& gpt2_tokenizer();
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data_dir.h"
 #include "trace_json.h"
 
 namespace attn {
@@ -164,7 +165,7 @@ void validate(const Lesson& lesson) {
 
 }  // namespace
 
-std::string lessons_dir() { return std::string(ATTNSCOPE_ASSETS_DIR) + "/lessons"; }
+std::string lessons_dir() { return data_path("lessons"); }
 
 Settings step_settings(const LessonStep& step) {
     const auto fail = [&](const std::string& why) { throw LessonError(step.where + ": " + why); };

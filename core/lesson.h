@@ -51,7 +51,7 @@ struct LessonLibrary {
     std::vector<std::string> errors;  // one line per file that did not load
 };
 
-// The shipped lessons: ATTNSCOPE_ASSETS_DIR/lessons.
+// The shipped lessons: data_path("lessons") (core/data_dir.h).
 std::string lessons_dir();
 
 // Reads, parses and validates one lesson file. Throws LessonError.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bpe_tokenizer.h"
+#include "data_dir.h"
 
 namespace {
 
@@ -177,14 +178,14 @@ TEST_CASE("gpt2 loading from a directory without encoder.json names the missing 
 }
 
 TEST_CASE("gpt2 loads from an explicit vocabulary directory", "[bpe]") {
-    const attn::Gpt2Tokenizer t(std::string(ATTNSCOPE_ASSETS_DIR) + "/gpt2");
+    const attn::Gpt2Tokenizer t(attn::data_path("gpt2"));
     CHECK(t.encode_ids("Hello") == std::vector<int64_t>{15496});
 }
 
 TEST_CASE("gpt2 vocab.bpe's merges agree with encoder.json's ids", "[bpe]") {
     // Merge i of vocab.bpe makes token 256 + i: the assumption that lets the tokenizer use
     // a token's id as its merge rank, as tiktoken does.
-    std::ifstream in(std::string(ATTNSCOPE_ASSETS_DIR) + "/gpt2/vocab.bpe");
+    std::ifstream in(attn::data_path("gpt2/vocab.bpe"));
     REQUIRE(in);
     const auto spelled = byte_spellings();
     std::string line;
