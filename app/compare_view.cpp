@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "keyboard.h"
 #include "stage_labels.h"
 
 namespace app {
@@ -244,7 +243,6 @@ void CompareView::draw_pair(Classroom& c, Session& session, const DrawContext& c
 
     ImGui::SetNextItemWidth(260.0f * ctx.ui_scale);
     if (ImGui::BeginCombo("stage", c.compare_stage.c_str())) {
-        close_popup_on_escape();
         for (const std::string& n : names)
             if (ImGui::Selectable(n.c_str(), n == c.compare_stage)) c.compare_stage = n;
         ImGui::EndCombo();

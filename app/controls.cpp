@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "control_widgets.h"
-#include "keyboard.h"
 #include "tokenizer_controls.h"
 
 namespace app {
@@ -40,7 +39,6 @@ void draw_controls(Session& session, float& ui_scale, const Fonts& fonts, Widget
     caption("Variant (book section)");
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::BeginCombo("##variant", variant_label(c.variant))) {
-        close_popup_on_escape();
         for (size_t i = 0; i < attn::variant_names().size(); ++i) {
             const auto v = static_cast<attn::Variant>(i);
             if (ImGui::Selectable(variant_label(v), v == c.variant)) c.variant = v;

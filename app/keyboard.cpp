@@ -8,6 +8,7 @@
 
 #include "backends/imgui_impl_glfw.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // closing every popup at once (see close_popups_on_escape)
 
 namespace app {
 
@@ -75,8 +76,10 @@ void release_held_keys(GLFWwindow* window) {
     if (!held.empty()) glfwPostEmptyEvent();  // draw the frame that lets the rest through
 }
 
-void close_popup_on_escape() {
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) ImGui::CloseCurrentPopup();
+void close_popups_on_escape() {
+    if (!ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) return;
+    if (ImGui::GetTopMostPopupModal()) return;  // the file dialog: Escape cancels it there
+    ImGui::ClosePopupsOverWindow(nullptr, false);  // nullptr: every popup
 }
 
 }  // namespace app

@@ -25,9 +25,12 @@ void install_keyboard(GLFWwindow* window);
 // passes on the key and character events held back.
 void release_held_keys(GLFWwindow* window);
 
-// Call inside an open menu, list or context menu: Escape closes it (and the menus it
-// opened from), as in any desktop application. Dear ImGui 1.86 does that only with
-// keyboard navigation on, which would take the arrow keys the lessons use.
-void close_popup_on_escape();
+// Call once a frame, after the windows are drawn: Escape closes every open menu, list
+// and context menu, as in any desktop application (a dialog handles Escape itself).
+// Dear ImGui 1.86 does that only with keyboard navigation on, which would take the
+// arrow keys the lessons use. All popups at once, after drawing: a submenu closed from
+// inside its menu while the pointer hovered it was reopened in the same frame, open
+// but never drawn again (monkey seed 36571).
+void close_popups_on_escape();
 
 }  // namespace app

@@ -176,6 +176,7 @@ int main(int argc, char** argv) {
             const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), session.run_version()};
             app::draw_window(session, ui_scale, ctx, memo, report, classroom);
             classroom.after_draw(session, ui_scale, *painter, ctx);
+            app::close_popups_on_escape();
             report.popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
             // The benchmark changes a control where a widget would: while the frame is drawn.
             if (bench.wants_change() && !change_pending && !session.computing()) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "keyboard.h"
 #include "stage_labels.h"
 
 namespace app {
@@ -126,7 +125,6 @@ void draw_marks(const CellMarks& marks, const attn::Matrix& m, const MatrixPlace
 
 void export_menu(const MatrixRequest& req) {
     if (req.export_name.empty() || !ImGui::BeginPopupContextItem(req.key.c_str())) return;
-    close_popup_on_escape();
     ImGui::TextDisabled("%s", req.export_name.c_str());
     const std::pair<const char*, const char*> items[] = {
         {"Save PNG…", "png"}, {"Save CSV…", "csv"}, {"Save JSON…", "json"}, {"Save NumPy .npy…", "npy"}};

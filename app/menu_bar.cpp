@@ -1,7 +1,6 @@
 #include "menu_bar.h"
 
 #include "colormap.h"
-#include "keyboard.h"
 #include "lesson_player.h"
 #include "pytorch_emit.h"
 
@@ -19,7 +18,6 @@ bool begin_menu(const char* label, const std::string& name, WidgetRects& widgets
     }
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     widgets.set(name + "_open", {at.x, at.y, at.x + size.x, at.y + size.y});
-    close_popup_on_escape();
     return true;
 }
 
@@ -67,14 +65,12 @@ void view_menu(AppContext& app, WidgetRects& widgets) {
     if (!begin_menu("View", "menu_view", widgets)) return;
     Classroom& c = app.classroom;
     ImGui::MenuItem("Presenter mode", "F5", &c.presenter);
-    if (ImGui::BeginMenu("Colour map")) {
-        close_popup_on_escape();
+    if (begin_menu("Colour map", "menu_colour_map", widgets)) {
         for (const ColorTheme& t : color_themes())
             if (ImGui::MenuItem(t.label, nullptr, c.theme == t.name)) c.theme = t.name;
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Compare")) {
-        close_popup_on_escape();
+    if (begin_menu("Compare", "menu_compare", widgets)) {
         for (const std::string& name : attn::comparison_names())
             if (ImGui::MenuItem(name.c_str(), nullptr, c.compare == attn::comparison_from_name(name))) {
                 c.compare = attn::comparison_from_name(name);

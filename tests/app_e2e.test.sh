@@ -69,6 +69,18 @@ for widget in menu_file menu_view variant; do
     fi
 done
 check "the variant is unchanged" test "$(json "$STATE" "s['variant']")" = "$variant"
+# A submenu too, with the pointer still on its title (it was reopened, open and unseen).
+read -r x y <<<"$(widget_centre menu_view)"
+click "$x" "$y"
+if wait_state "'menu_colour_map' in s['widgets']"; then
+    read -r x y <<<"$(widget_centre menu_colour_map)"
+    click "$x" "$y"
+    check "View > Colour map opens its list" wait_state "'menu_colour_map_open' in s['widgets']"
+    hold Escape
+    check "Escape closes the submenu and its menu" wait_state "not s['popup']"
+else
+    fail "View does not list Colour map"
+fi
 
 quit_app
 check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
