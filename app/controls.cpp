@@ -39,6 +39,9 @@ void draw_controls(Session& session, float& ui_scale, const Fonts& fonts, Widget
     caption("Variant (book section)");
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::BeginCombo("##variant", variant_label(c.variant))) {
+        // The open list, below the combo or, without room there, above it: tests pick from it.
+        const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        rects.set("variant_open", {at.x, at.y, at.x + size.x, at.y + size.y});
         for (size_t i = 0; i < attn::variant_names().size(); ++i) {
             const auto v = static_cast<attn::Variant>(i);
             if (ImGui::Selectable(variant_label(v), v == c.variant)) c.variant = v;
