@@ -39,9 +39,9 @@ bool FrameBench::wants_change() const {
 
 void FrameBench::make_change(ControlValues& c) const {
     if (change_ == "dropout")
-        c.dropout = c.dropout < 0.15f ? 0.2f : 0.1f;
+        c.attention.dropout = c.attention.dropout < 0.15 ? 0.2 : 0.1;
     else
-        c.seed = (c.seed + 1) % 1000;
+        c.attention.seed = (c.attention.seed + 1) % 1000;
 }
 
 bool FrameBench::change_shown(std::chrono::steady_clock::time_point requested, double compute_ms) {

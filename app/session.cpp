@@ -4,17 +4,8 @@
 
 namespace app {
 
-bool operator==(const ControlValues& a, const ControlValues& b) {
-    return a.text == b.text && a.text2 == b.text2 && a.tokenizer == b.tokenizer && a.corpus_file == b.corpus_file &&
-           a.context_length == b.context_length && a.variant == b.variant && a.seed == b.seed &&
-           a.embed_seed == b.embed_seed && a.d_in == b.d_in && a.d_out == b.d_out && a.d_out_v == b.d_out_v &&
-           a.d_out_v_follows_d_out == b.d_out_v_follows_d_out && a.heads == b.heads && a.dropout == b.dropout &&
-           a.training == b.training && a.qkv_bias == b.qkv_bias && a.pos == b.pos && a.causal == b.causal &&
-           a.kv_len == b.kv_len;
-}
-
 Session::Session(const attn::Settings& initial, std::function<void()> wake)
-    : controls(controls_from(initial)), fixed_(initial), worker_(std::move(wake)) {
+    : controls(initial), fixed_(initial), worker_(std::move(wake)) {
     corpus.path = initial.corpus_file.value_or("");
 }
 
@@ -22,7 +13,7 @@ void Session::apply_settings(const attn::Settings& s) {
     const std::optional<uint64_t> budget = fixed_.memory_budget;  // the command line's, kept for the session
     fixed_ = s;
     if (!fixed_.memory_budget) fixed_.memory_budget = budget;
-    controls = controls_from(s);
+    controls = s;
     corpus = CorpusField{s.corpus_file.value_or(""), ""};
     requested_any_ = false;  // the controls may be unchanged while fixed_ is not
 }
@@ -53,7 +44,7 @@ bool Session::update() {
     requested_controls_ = controls;
     requested_any_ = true;
     attn::Settings s = settings_from(controls, fixed_);
-    const bool dropout_only = run_ && differs_only_in_dropout(run_settings_, s);
+    const bool dropout_only = run_ && attn::same_up_to(run_settings_, s, attn::Reruns::Attention);
     last_request_at_ = std::chrono::steady_clock::now();
     last_request_id_ = worker_.submit(std::move(s), dropout_only ? run_ : nullptr);
     return true;

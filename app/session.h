@@ -69,6 +69,4 @@ private:
     std::chrono::steady_clock::time_point last_request_at_, run_requested_at_;
 };
 
-bool operator==(const ControlValues& a, const ControlValues& b);
-
 }  // namespace app

@@ -10,7 +10,7 @@ namespace app {
 
 FileOutcome save_session_file(const std::string& path, const Session& session, const Classroom& c, float ui_scale) {
     attn::SavedSession saved;
-    saved.settings = session.settings();
+    saved.settings = session.controls;  // greyed-out controls too: loading restores them as they were
     if (const attn::Lesson* l = current_lesson(c); l && c.in_lesson) saved.lesson = attn::LessonPosition{l->id, c.step};
     saved.ui = {{"selected_head", session.shown_head()},
                 {"ui_scale", ui_scale},

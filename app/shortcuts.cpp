@@ -47,10 +47,13 @@ void handle_shortcuts(AppContext& app, FileDialog& dialog) {
     if (pressed(GLFW_KEY_RIGHT)) next_step(c, app.session);
     if (pressed(GLFW_KEY_LEFT)) previous_step(c, app.session);
     if (pressed(GLFW_KEY_F5)) c.presenter = !c.presenter;
-    if (pressed(GLFW_KEY_H) && variant_has_heads(v.variant)) v.heads = std::clamp(v.heads + (io.KeyShift ? -1 : 1), 1, 16);
-    if (pressed(GLFW_KEY_D) && attn::variant_has_dropout(v.variant))  // tenths stay tenths
-        v.dropout = std::clamp(std::round(v.dropout * 10.0f + (io.KeyShift ? -1.0f : 1.0f)) / 10.0f, 0.0f, 1.0f);
-    if (pressed(GLFW_KEY_R)) ++v.seed;
+    attn::AttentionConfig& a = v.attention;
+    const attn::SettingRow& heads = attn::setting("heads");
+    if (pressed(GLFW_KEY_H) && attn::applies(heads, a.variant))  // within the slider's range
+        a.heads = static_cast<int>(std::clamp<int64_t>(a.heads + (io.KeyShift ? -1 : 1), heads.app.ui_lo, heads.app.ui_hi));
+    if (pressed(GLFW_KEY_D) && attn::variant_has_dropout(a.variant))  // tenths stay tenths
+        a.dropout = std::clamp(std::round(a.dropout * 10.0 + (io.KeyShift ? -1.0 : 1.0)) / 10.0, 0.0, 1.0);
+    if (pressed(GLFW_KEY_R)) ++a.seed;
     if (question_mark_typed()) c.help = !c.help;
     if (c.help && pressed(GLFW_KEY_ESCAPE)) c.help = false;
 }

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "session_file.h"
+
 namespace app {
 
 namespace {
@@ -12,26 +14,9 @@ namespace {
 nlohmann::json rect_json(ImVec2 a, ImVec2 b) { return {a.x, a.y, b.x, b.y}; }
 
 nlohmann::json state_json(const Session& session, float ui_scale, const FrameReport& report) {
-    const ControlValues& c = session.controls;
-    nlohmann::json j;
-    j["text"] = c.text;
-    j["text2"] = c.text2;
-    j["tokenizer"] = c.tokenizer;
-    j["corpus"] = c.corpus_file ? nlohmann::json(*c.corpus_file) : nlohmann::json(nullptr);
+    // The controls' values as a session file's "settings" (null: unset, e.g. d_out_v = d_out).
+    nlohmann::json j = attn::settings_json(session.controls);
     j["corpus_error"] = session.corpus.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(session.corpus.error);
-    j["context_length"] = c.context_length;
-    j["variant"] = attn::variant_name(c.variant);
-    j["seed"] = c.seed;
-    j["embed_seed"] = c.embed_seed;
-    j["d_in"] = c.d_in;
-    j["d_out"] = c.d_out;
-    j["d_out_v"] = c.d_out_v;
-    j["heads"] = c.heads;
-    j["dropout"] = c.dropout;
-    j["training"] = c.training;
-    j["qkv_bias"] = c.qkv_bias;
-    j["pos"] = c.pos;
-    j["causal"] = c.causal;
     j["error"] = session.error().empty() ? nlohmann::json(nullptr) : nlohmann::json(session.error());
     j["selected_head"] = session.shown_head();
     j["ui_scale"] = ui_scale;

@@ -7,6 +7,7 @@ namespace app {
 
 namespace {
 
+// The labels and lines of the tokenizer row's choices (setting_table.cpp).
 struct TokenizerChoice {
     const char* name;   // Settings::tokenizer
     const char* label;  // on the radio button

@@ -1,14 +1,13 @@
 #include "attention.h"
 
+#include "settings.h"
+
 #include <cmath>
 #include <limits>
 
 namespace attn {
 
 namespace {
-
-const std::vector<std::string> kVariantNames = {"simplified", "self-v1", "self-v2", "causal",
-                                                "mha-wrapper", "mha", "cross"};
 
 // SelfAttention_v1 / 004's SelfAttention and CrossAttention: torch.rand weights.
 Projections rand_projections(TorchGenerator& gen, int d_in, int d_out, int d_out_v) {
@@ -82,20 +81,21 @@ bool worth_threads(Eigen::Index rows, Eigen::Index cols, Eigen::Index depth) {
 }
 
 void check_config(const AttentionConfig& cfg) {
-    const auto fail = [](const std::string& why) { throw ConfigError(why); };
-    if (cfg.d_out < 1 || cfg.d_out > 4096) fail("d_out must be between 1 and 4096");
-    if (cfg.d_out_v < 1 || cfg.d_out_v > 4096) fail("d_out_v must be between 1 and 4096");
-    if (cfg.heads < 1 || cfg.heads > 64) fail("heads must be between 1 and 64");
-    if (cfg.batch < 1 || cfg.batch > 64) fail("batch must be between 1 and 64");
-    if (cfg.kv_len < 1 || cfg.kv_len > 4096) fail("kv_len must be between 1 and 4096");
-    if (!(cfg.dropout >= 0.0 && cfg.dropout <= 1.0)) fail("dropout must be in [0, 1]");
-    const bool stacks_heads = cfg.variant == Variant::SelfV1 || cfg.variant == Variant::Cross ||
-                              cfg.variant == Variant::MhaWrapper || cfg.variant == Variant::Mha;
-    if (cfg.heads > 1 && !stacks_heads)
-        fail(variant_name(cfg.variant) + " has one head (heads applies to self-v1, cross, mha-wrapper, mha)");
+    // The ranges are the settings table's; a config built by code has not been parsed.
+    Settings s;
+    s.attention = cfg;
+    s.d_out_v = cfg.d_out_v;
+    try {
+        check_ranges(s);
+    } catch (const ArgsError& e) {
+        throw ConfigError(e.what());
+    }
+    if (cfg.heads > 1 && !variant_info(cfg.variant).heads)
+        throw ConfigError(variant_name(cfg.variant) + " has one head (--heads applies to " +
+                          variants_with(&VariantInfo::heads) + ")");
     if (cfg.variant == Variant::Mha && cfg.d_out % cfg.heads != 0)
-        fail("d_out (" + std::to_string(cfg.d_out) + ") must be divisible by heads (" +
-             std::to_string(cfg.heads) + ")");
+        throw ConfigError("d_out (" + std::to_string(cfg.d_out) + ") must be divisible by heads (" +
+                          std::to_string(cfg.heads) + ")");
 }
 
 void check_inputs(const AttentionModule& m, const Matrix& x, const Matrix* x2) {
@@ -107,20 +107,6 @@ void check_inputs(const AttentionModule& m, const Matrix& x, const Matrix* x2) {
 }
 
 }  // namespace
-
-const std::vector<std::string>& variant_names() { return kVariantNames; }
-
-std::optional<Variant> variant_from_name(const std::string& name) {
-    for (size_t i = 0; i < kVariantNames.size(); ++i)
-        if (kVariantNames[i] == name) return static_cast<Variant>(i);
-    return std::nullopt;
-}
-
-std::string variant_name(Variant v) { return kVariantNames[static_cast<size_t>(v)]; }
-
-bool variant_has_dropout(Variant v) {
-    return v == Variant::Causal || v == Variant::MhaWrapper || v == Variant::Mha;
-}
 
 Matrix causal_mask(int rows, int cols) {
     Matrix m = Matrix::Zero(rows, cols);

@@ -10,15 +10,9 @@
 #include "user_error.h"
 #include "torch_random.h"
 #include "trace.h"
+#include "variants.h"
 
 namespace attn {
-
-enum class Variant { Simplified, SelfV1, SelfV2, Causal, MhaWrapper, Mha, Cross };
-
-const std::vector<std::string>& variant_names();  // CLI names, in Variant order
-std::optional<Variant> variant_from_name(const std::string& name);
-std::string variant_name(Variant v);
-bool variant_has_dropout(Variant v);  // causal, mha-wrapper, mha
 
 struct AttentionConfig {
     Variant variant = Variant::SelfV1;

@@ -144,7 +144,7 @@ void check_lesson_cost(const Lesson& lesson) {
         if (seconds > kLessonSeconds)
             throw LessonError(step.where + ": too slow for a lesson: its steps up to here need about " +
                               std::to_string(static_cast<int>(seconds * 1000)) + " ms (at most " +
-                              std::to_string(static_cast<int>(kLessonSeconds * 1000)) + " ms): lower " + w.lower_time);
+                              std::to_string(static_cast<int>(kLessonSeconds * 1000)) + " ms): lower " + w.lower);
     }
 }
 
@@ -175,12 +175,15 @@ Settings step_settings(const LessonStep& step) {
     } catch (const ArgsError& e) {
         fail(std::string("bad flags: ") + e.what());
     }
-    if (!parsed.rest.empty()) fail("unknown flag '" + parsed.rest[0] + "'");
-    const Settings& s = parsed.settings;
-    // These choose what the CLI prints or writes, not what a student sees.
-    if (parsed.help || !s.stages.empty() || s.time_runs || s.emit_pytorch || s.export_dir)
-        fail("--help, --stages, --time, --emit-pytorch and --export are CLI output options, not lesson controls");
-    return s;
+    // --stages, --time, --emit-pytorch and --export are the CLI's own: unknown here.
+    if (!parsed.rest.empty()) fail("unknown flag '" + parsed.rest[0] + "' (a lesson step takes the settings' flags)");
+    if (parsed.help || parsed.settings.memory_budget) fail("--help and --memory-budget are not lesson controls");
+    try {
+        check_applicable(parsed.settings);
+    } catch (const ArgsError& e) {
+        fail(std::string("bad flags: ") + e.what());
+    }
+    return parsed.settings;
 }
 
 Lesson parse_lesson(const std::string& json_text, const std::string& source) {

@@ -130,14 +130,11 @@ double compute_seconds(const Shapes& x, const Settings& s) {
     return kTimeMargin * (flops / kFlopsPerSecond + elements / kElementsPerSecond + draws / kDrawsPerSecond);
 }
 
-// Numbers the CLI writes for its --stages (every stage when none are named): the JSON,
-// or with --export the .npy, .csv and trace.json of each. --emit-pytorch writes none.
-double written_numbers(const Shapes& x, const Settings& s) {
-    if (s.emit_pytorch) return 0.0;
-    double total = 0.0;
-    const auto add = [&](const char* name, double count) {
-        if (s.stages.empty() || std::find(s.stages.begin(), s.stages.end(), name) != s.stages.end()) total += count;
-    };
+// Numbers each stage holds, as the CLI writes them: the JSON, or with --export the
+// .npy, .csv and trace.json of each.
+std::vector<std::pair<std::string, double>> stage_numbers(const Shapes& x, const Settings& s) {
+    std::vector<std::pair<std::string, double>> out;
+    const auto add = [&](const char* name, double count) { out.emplace_back(name, count); };
     const double TS = x.T * x.S, H = x.H;
     add("token_embeddings", x.T * x.d);
     if (s.pos) add("pos_embeddings", x.T * x.d);
@@ -158,7 +155,7 @@ double written_numbers(const Shapes& x, const Settings& s) {
     if (x.mha) add("W_out", (H + 1.0) * x.d_out * x.d_out);  // the model's, and repeated in every head
     add("concat", x.T * H * x.hv);
     add("output", x.B * x.T * (x.mha ? x.d_out : H * x.hv));
-    return total;
+    return out;
 }
 
 }  // namespace
@@ -171,10 +168,9 @@ WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2) {
     WorkEstimate w;
     w.bytes = kBaseBytes + kOverhead * kBytesPerFloat * floats;
     w.lower = dominant(terms);
-    // --time N: N more forwards (the tables are drawn once, counted again: safe).
-    w.seconds = compute_seconds(x, s) * (1.0 + s.time_runs);
-    w.output_seconds = written_numbers(x, s) / (s.export_dir ? kExportNumbersPerSecond : kJsonNumbersPerSecond);
-    w.lower_time = s.time_runs > 0 ? "--time (" + std::to_string(s.time_runs) + ") or " + w.lower : w.lower;
+    w.seconds = compute_seconds(x, s);
+    w.forward_seconds = w.seconds;  // the tables are drawn once, counted again for --time: safe
+    w.stage_numbers = stage_numbers(x, s);
     return w;
 }
 
@@ -231,16 +227,28 @@ void check_budget(const WorkEstimate& w, const Budget& b) {
     if (w.bytes > b.bytes)
         throw InputError("this needs about " + size_text(w.bytes) + " of memory (budget " + size_text(b.bytes) +
                          "): lower " + w.lower);
-    const double output = b.counts_output ? w.output_seconds : 0.0;
-    if (w.seconds + output > b.seconds) {
+    const int repeats = b.output ? b.output->time_runs : 0;
+    const double output = b.output ? output_seconds(w, *b.output) : 0.0;
+    const double compute = w.seconds + repeats * w.forward_seconds;
+    if (compute + output > b.seconds) {
         char text[48];
-        std::snprintf(text, sizeof text, "about %.0f s", w.seconds + output);
+        std::snprintf(text, sizeof text, "about %.0f s", compute + output);
         // Writing the stages can outweigh computing them: then fewer stages is the advice.
-        const std::string advice = output > w.seconds ? "print fewer stages (--stages output), or lower " + w.lower
-                                                      : "lower " + w.lower_time;
+        const std::string lower_time = repeats > 0 ? "--time (" + std::to_string(repeats) + ") or " + w.lower : w.lower;
+        const std::string advice = output > compute ? "print fewer stages (--stages output), or lower " + w.lower
+                                                    : "lower " + lower_time;
         throw InputError("this would take " + std::string(text) + " (at most " +
                          std::to_string(static_cast<int>(b.seconds)) + " s): " + advice);
     }
+}
+
+double output_seconds(const WorkEstimate& w, const OutputRequest& out) {
+    if (out.emit_pytorch) return 0.0;
+    double numbers = 0.0;
+    for (const auto& [name, count] : w.stage_numbers)
+        if (out.stages.empty() || std::find(out.stages.begin(), out.stages.end(), name) != out.stages.end())
+            numbers += count;
+    return numbers / (out.export_files ? kExportNumbersPerSecond : kJsonNumbersPerSecond);
 }
 
 }  // namespace attn

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "settings.h"
 
@@ -12,21 +14,28 @@ namespace attn {
 
 struct WorkEstimate {
     double bytes = 0.0;    // peak memory of one run: the trace, its temporaries, the tables
-    double seconds = 0.0;  // a conservative time on a 2-core machine (release build)
-    double output_seconds = 0.0;  // the CLI writing its --stages as JSON or --export files
+    double seconds = 0.0;  // a conservative time for one run on a 2-core machine (release build)
+    double forward_seconds = 0.0;  // the forward pass alone, what --time repeats
+    std::vector<std::pair<std::string, double>> stage_numbers;  // numbers each stage holds
     std::string lower;     // the settings that dominate memory, e.g. "the text length (4096 tokens) or heads (64)"
-    std::string lower_time;  // the same for time (--time N repeats the forward N times)
 };
 
 // The shapes of a run of `s` whose texts have `tokens` and `tokens2` tokens (0: no
-// second text). Counts what attention.cpp and embedding.cpp allocate; the time
-// includes the CLI's --time repetitions.
+// second text). Counts what attention.cpp and embedding.cpp allocate.
 WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2);
+
+// What the CLI does with a run besides computing it: its time counts too.
+struct OutputRequest {
+    std::vector<std::string> stages;  // --stages; empty: every stage
+    int time_runs = 0;                // --time N: N more forward passes
+    bool emit_pytorch = false;        // a program, no numbers
+    bool export_files = false;        // --export: .npy and .csv files rather than JSON
+};
 
 struct Budget {
     double bytes = 0.0;
     double seconds = 60.0;  // nothing the budget admits may take longer than this
-    bool counts_output = false;  // the caller writes the stages (the CLI): their time counts too
+    std::optional<OutputRequest> output;  // the caller writes the stages (the CLI)
 };
 
 // A third of the machine's memory (the app may hold two runs and their textures at
@@ -34,6 +43,8 @@ struct Budget {
 Budget default_budget();
 // The budget for `s`: its --memory-budget if given, else the default.
 Budget budget_for(const Settings& s);
+// Seconds to write the requested stages (0 for a program).
+double output_seconds(const WorkEstimate& w, const OutputRequest& out);
 // "512M", "2G", "1.5G", "4096K", "1000000" (bytes); throws ArgsError otherwise.
 uint64_t parse_size(const std::string& flag, const std::string& text);
 std::string size_text(double bytes);  // "23.4 GB", "512 MB" (GB = 2^30 bytes, as parse_size)

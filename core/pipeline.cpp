@@ -112,12 +112,9 @@ AttentionConfig attention_config(const Settings& s) {
 }
 
 bool same_embedding(const Settings& a, const Settings& b) {
-    const bool cross_a = a.attention.variant == Variant::Cross, cross_b = b.attention.variant == Variant::Cross;
-    const auto second = [](const Settings& s, bool cross) { return cross ? s.text2 : std::nullopt; };
-    return a.text == b.text && second(a, cross_a) == second(b, cross_b) && a.tokenizer == b.tokenizer &&
-           a.corpus_file == b.corpus_file && a.embedding == b.embedding && a.d_in == b.d_in &&
-           a.embed_seed == b.embed_seed && a.vocab_size == b.vocab_size &&
-           a.context_length == b.context_length && a.pos == b.pos;
+    // A second text is embedded only for a variant that takes one.
+    const auto second_text = [](const Settings& s) { return variant_info(s.attention.variant).second_text; };
+    return same_up_to(a, b, Reruns::Embedding) && second_text(a) == second_text(b);
 }
 
 Embedded embed_texts(const Settings& s) { return embed_texts(s, budget_for(s)); }
@@ -154,6 +151,7 @@ WorkEstimate estimate_run(const Settings& s) {
 }
 
 Embedded embed_texts(const Settings& s, const Budget& budget) {
+    check_ranges(s);  // values set by code or typed into the app have not been parsed
     int64_t tokenizer_vocab = 0;
     std::vector<Tokenized> tokenized = tokenize_texts(s, tokenizer_vocab);
     check_budget(estimate_tokenized(s, tokenized), budget);  // before the tables and the trace are allocated

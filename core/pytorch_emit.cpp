@@ -1005,36 +1005,16 @@ void emit_main(std::ostream& py, const Plan& plan, const Names& names) {
 }  // namespace
 
 std::string cli_command(const Settings& s) {
-    const Settings d;
-    const AttentionConfig& a = s.attention;
-    const AttentionConfig& da = d.attention;
-    std::string cmd = "attnscope-cli --variant " + variant_name(a.variant);
-    const auto flag = [&](const std::string& name, const std::string& value) { cmd += " " + name + " " + shell_quote(value); };
-    if (s.text != d.text) flag("--text", s.text);
-    if (s.text2) flag("--text2", *s.text2);
-    if (s.tokenizer != d.tokenizer) flag("--tokenizer", s.tokenizer);
-    if (s.corpus_file) flag("--corpus", *s.corpus_file);
-    if (s.embedding != d.embedding) flag("--embedding", s.embedding);
-    if (a.seed != da.seed) flag("--seed", std::to_string(a.seed));
-    if (s.embed_seed != d.embed_seed) flag("--embed-seed", std::to_string(s.embed_seed));
-    if (s.d_in != d.d_in) flag("--d-in", std::to_string(s.d_in));
-    if (a.d_out != da.d_out) flag("--d-out", std::to_string(a.d_out));
-    if (s.d_out_v) flag("--d-out-v", std::to_string(*s.d_out_v));
-    if (a.heads != da.heads) flag("--heads", std::to_string(a.heads));
-    if (a.dropout != da.dropout) {
-        char buf[32];
-        const auto res = std::to_chars(buf, buf + sizeof buf, a.dropout);
-        flag("--dropout", std::string(buf, res.ptr));
+    // The variant first, always: the command reads as "which module, then how".
+    std::string cmd = "attnscope-cli --variant " + variant_name(s.attention.variant);
+    const std::vector<std::string> flags = settings_flags(s);
+    for (size_t i = 0; i < flags.size(); ++i) {
+        const SettingRow& row = *find_setting_flag(flags[i]);
+        const bool alone = row.type == SettingType::Switch || row.type == SettingType::SwitchOff;
+        std::string item = " " + flags[i];
+        if (!alone) item += " " + shell_quote(flags[++i]);
+        if (std::string(row.key) != "variant") cmd += item;
     }
-    if (a.qkv_bias) cmd += " --qkv-bias";
-    if (a.batch != da.batch) flag("--batch", std::to_string(a.batch));
-    if (s.pos) cmd += " --pos";
-    if (s.vocab_size) flag("--vocab-size", std::to_string(*s.vocab_size));
-    if (s.context_length) flag("--context-length", std::to_string(*s.context_length));
-    if (a.dropout_seed) flag("--dropout-seed", std::to_string(*a.dropout_seed));
-    if (a.causal) cmd += " --causal";
-    if (!a.training) cmd += " --eval";
-    if (a.kv_len != da.kv_len) flag("--kv-len", std::to_string(a.kv_len));
     return cmd;
 }
 

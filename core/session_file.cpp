@@ -25,79 +25,23 @@ constexpr int kVersion = 1;
 constexpr std::uintmax_t kMaxBytes = 1 << 20;
 constexpr int kMaxLessonStep = 10000;
 
-// How a settings field becomes flags: the CLI's parser then checks its value.
-enum class Kind {
-    Text,        // string -> FLAG value
-    OptText,     // null or string
-    Integer,     // whole number -> FLAG value
-    OptInteger,  // null or whole number
-    Number,      // any number
-    Switch,      // true -> FLAG
-    Training,    // false -> --eval
-};
-
-struct Field {
-    const char* key;
-    const char* flag;
-    Kind kind;
-};
-
-// Every control of attn::Settings; key names follow the app's state file.
-const std::vector<Field> kFields = {
-    {"text", "--text", Kind::Text},
-    {"text2", "--text2", Kind::OptText},
-    {"tokenizer", "--tokenizer", Kind::Text},
-    {"corpus", "--corpus", Kind::OptText},
-    {"embedding", "--embedding", Kind::Text},
-    {"variant", "--variant", Kind::Text},
-    {"seed", "--seed", Kind::Integer},
-    {"embed_seed", "--embed-seed", Kind::Integer},
-    {"dropout_seed", "--dropout-seed", Kind::OptInteger},
-    {"d_in", "--d-in", Kind::Integer},
-    {"d_out", "--d-out", Kind::Integer},
-    {"d_out_v", "--d-out-v", Kind::OptInteger},
-    {"heads", "--heads", Kind::Integer},
-    {"batch", "--batch", Kind::Integer},
-    {"kv_len", "--kv-len", Kind::Integer},
-    {"vocab_size", "--vocab-size", Kind::OptInteger},
-    {"context_length", "--context-length", Kind::OptInteger},
-    {"dropout", "--dropout", Kind::Number},
-    {"training", "--eval", Kind::Training},
-    {"qkv_bias", "--qkv-bias", Kind::Switch},
-    {"pos", "--pos", Kind::Switch},
-    {"causal", "--causal", Kind::Switch},
-};
-
-template <typename T>
-json optional_json(const std::optional<T>& v) {
-    return v ? json(*v) : json(nullptr);
+json value_json(const SettingValue& v) {
+    if (const auto* b = std::get_if<bool>(&v)) return *b;
+    if (const auto* i = std::get_if<int64_t>(&v)) return *i;
+    if (const auto* d = std::get_if<double>(&v)) return *d;
+    if (const auto* t = std::get_if<std::string>(&v)) return *t;
+    return nullptr;
 }
+
+}  // namespace
 
 json settings_json(const Settings& s) {
-    const AttentionConfig& a = s.attention;
-    return {{"text", s.text},
-            {"text2", optional_json(s.text2)},
-            {"tokenizer", s.tokenizer},
-            {"corpus", optional_json(s.corpus_file)},
-            {"embedding", s.embedding},
-            {"variant", variant_name(a.variant)},
-            {"seed", a.seed},
-            {"embed_seed", s.embed_seed},
-            {"dropout_seed", optional_json(a.dropout_seed)},
-            {"d_in", s.d_in},
-            {"d_out", a.d_out},
-            {"d_out_v", optional_json(s.d_out_v)},
-            {"heads", a.heads},
-            {"batch", a.batch},
-            {"kv_len", a.kv_len},
-            {"vocab_size", optional_json(s.vocab_size)},
-            {"context_length", optional_json(s.context_length)},
-            {"dropout", a.dropout},
-            {"training", a.training},
-            {"qkv_bias", a.qkv_bias},
-            {"pos", s.pos},
-            {"causal", a.causal}};
+    json j = json::object();
+    for (const SettingRow& row : setting_rows()) j[row.key] = value_json(row.get(s));
+    return j;
 }
+
+namespace {
 
 const char* type_name(const json& j) {
     if (j.is_string()) return "text";
@@ -119,31 +63,32 @@ public:
     }
 
     // The flags a settings field stands for, its type checked here, its range by the CLI parser.
-    void add_flags(const Field& f, const json& v, std::vector<std::string>& flags) const {
+    void add_flags(const SettingRow& row, const json& v, std::vector<std::string>& flags) const {
         const auto wrong = [&](const char* want) {
-            fail(std::string("\"") + f.key + "\" must be " + want + ", got " + type_name(v));
+            fail(std::string("\"") + row.key + "\" must be " + want + ", got " + type_name(v));
         };
-        const bool optional = f.kind == Kind::OptText || f.kind == Kind::OptInteger;
+        const bool optional = row.type == SettingType::OptText || row.type == SettingType::OptInt;
         if (optional && v.is_null()) return;
-        switch (f.kind) {
-        case Kind::Text:
-        case Kind::OptText:
+        switch (row.type) {
+        case SettingType::Text:
+        case SettingType::OptText:
+        case SettingType::Choice:
             if (!v.is_string()) wrong(optional ? "text or null" : "text");
-            flags.insert(flags.end(), {f.flag, v.get<std::string>()});
+            flags.insert(flags.end(), {row.flag, v.get<std::string>()});
             break;
-        case Kind::Integer:
-        case Kind::OptInteger:
+        case SettingType::Int:
+        case SettingType::OptInt:
             if (!v.is_number_integer()) wrong(optional ? "a whole number or null" : "a whole number");
-            flags.insert(flags.end(), {f.flag, v.dump()});
+            flags.insert(flags.end(), {row.flag, v.dump()});
             break;
-        case Kind::Number:
+        case SettingType::Real:
             if (!v.is_number()) wrong("a number");
-            flags.insert(flags.end(), {f.flag, v.dump()});  // shortest text that reads back exactly
+            flags.insert(flags.end(), {row.flag, v.dump()});  // shortest text that reads back exactly
             break;
-        case Kind::Switch:
-        case Kind::Training:
+        case SettingType::Switch:
+        case SettingType::SwitchOff:
             if (!v.is_boolean()) wrong("true or false");
-            if (v.get<bool>() == (f.kind == Kind::Switch)) flags.push_back(f.flag);
+            if (v.get<bool>() == (row.type == SettingType::Switch)) flags.push_back(row.flag);
             break;
         }
     }
@@ -166,12 +111,14 @@ std::string foreign_kind(const json& j) {
 Settings parse_settings_json(const json& j, const Checker& check) {
     if (!j.is_object()) check.fail("\"settings\" must be an object");
     std::vector<std::string> keys;
-    for (const Field& f : kFields) keys.push_back(f.key);
+    for (const SettingRow& row : setting_rows()) keys.push_back(row.key);
     check.only_keys(j, keys, " in \"settings\"");
     std::vector<std::string> flags;
-    for (const Field& f : kFields)
-        if (j.contains(f.key)) check.add_flags(f, j[f.key], flags);  // a missing field keeps its default
+    for (const SettingRow& row : setting_rows())
+        if (j.contains(row.key)) check.add_flags(row, j[row.key], flags);  // a missing field keeps its default
     try {
+        // Values of greyed-out controls (heads while on causal) are kept: the app
+        // restores its controls as they were, and leaves them out of the run.
         return parse_settings(flags).settings;
     } catch (const ArgsError& e) {
         check.fail(std::string("a setting is out of range: ") + e.what());

@@ -6,8 +6,8 @@
 //    "lesson": {"id": "3.4.1", "step": 2} or null,
 //    "ui": {...whatever the app stores: selected head, ui scale, presenter mode...}}
 // Loading turns "settings" into CLI flags and runs them through parse_settings, so the
-// range rules are the CLI's. The CLI-only output options (--stages, --time,
-// --emit-pytorch, --export) are not part of a session.
+// range rules are the CLI's, from the settings table (setting_table.h). Settings the
+// variant does not take are kept, as the app's greyed-out controls keep them.
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -35,6 +35,9 @@ struct SavedSession {
     nlohmann::json ui = nlohmann::json::object();   // the app's; saved and loaded as is
 };
 
+// The "settings" object: every row of the settings table by its key, null for an unset
+// optional. The app's state file writes the same.
+nlohmann::json settings_json(const Settings& s);
 // The file's text (pretty-printed JSON). Throws SessionError for text that is not UTF-8.
 std::string session_json(const SavedSession& session);
 // Parses and checks a session; `source` names it in messages. Throws SessionError.

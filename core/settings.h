@@ -8,6 +8,7 @@
 
 #include "user_error.h"
 #include "attention.h"
+#include "setting_table.h"
 
 namespace attn {
 
@@ -24,12 +25,14 @@ struct Settings {
     std::optional<int64_t> context_length;  // defaults to the longest text's token count
     bool pos = false;
     AttentionConfig attention;
-    std::vector<std::string> stages;   // CLI output filter; empty = every stage
-    int time_runs = 0;                 // CLI --time N
-    bool emit_pytorch = false;         // CLI --emit-pytorch: print a Python program instead
-    std::optional<std::string> export_dir;  // CLI --export DIR: write every stage as files
-    std::optional<uint64_t> memory_budget;  // --memory-budget SIZE; default: memory_budget.h
+    // Not a choice of what to compute but how much may be spent on it: both programs
+    // take --memory-budget; session files and lessons do not keep it.
+    std::optional<uint64_t> memory_budget;  // default: memory_budget.h
 };
+
+// Every setting of the settings table (setting_table.h) equal; the memory budget aside.
+bool operator==(const Settings& a, const Settings& b);
+inline bool operator!=(const Settings& a, const Settings& b) { return !(a == b); }
 
 struct ArgsError : UserError {
     using UserError::UserError;
@@ -37,13 +40,14 @@ struct ArgsError : UserError {
 
 struct ParsedArgs {
     Settings settings;
-    std::vector<std::string> rest;  // arguments this parser does not know (the app's own)
+    std::vector<std::string> rest;  // arguments this parser does not know (the CLI's or app's own)
     bool help = false;
-    bool dropout_given = false;  // --dropout was on the command line
 };
 
-// Parses the flags of attnscope-cli. Throws ArgsError with a one-line message.
+// Parses the flags of the settings table, and --memory-budget and --help; each value
+// is checked against its row's range. Throws ArgsError with a one-line message.
 ParsedArgs parse_settings(const std::vector<std::string>& args);
+// The settings' part of --help, from the table.
 std::string settings_usage();
 
 }  // namespace attn

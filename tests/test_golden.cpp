@@ -99,7 +99,7 @@ json run_cli_path(const std::vector<std::string>& args) {
     REQUIRE(parsed.rest.empty());
     const attn::Run run = attn::compute(parsed.settings);
     std::ostringstream out;
-    attn::write_run_json(out, run, parsed.settings.stages, std::nullopt);
+    attn::write_run_json(out, run, {}, std::nullopt);
     return json::parse(out.str());
 }
 

@@ -86,10 +86,12 @@ TEST_CASE("too much work is refused in one line naming what to lower", "[budget]
 
 TEST_CASE("the time estimate counts every repetition of --time", "[budget]") {
     attn::Settings s = mha(12, 768, 2048);
-    CHECK_NOTHROW(attn::check_budget(attn::estimate_run(s), attn::budget_for(s)));
-    s.time_runs = 10000;
-    const attn::WorkEstimate w = attn::estimate_run(s);
-    CHECK_THROWS_WITH(attn::check_budget(w, attn::budget_for(s)), Catch::Contains("lower --time (10000)"));
+    attn::Budget b = attn::budget_for(s);
+    b.output = attn::OutputRequest{};
+    b.output->stages = {"output"};  // printing every stage is another test's
+    CHECK_NOTHROW(attn::check_budget(attn::estimate_run(s), b));
+    b.output->time_runs = 10000;
+    CHECK_THROWS_WITH(attn::check_budget(attn::estimate_run(s), b), Catch::Contains("lower --time (10000)"));
 }
 
 TEST_CASE("a lesson too large to check at start-up is refused before any step runs", "[budget][lesson]") {
@@ -151,10 +153,10 @@ TEST_CASE("the CLI's budget counts the time to write its stages", "[budget]") {
     b.bytes = 64.0 * (1ull << 30);  // memory is not what this checks
     const attn::WorkEstimate all = attn::estimate_run(s);
     CHECK_NOTHROW(attn::check_budget(all, b));  // the app draws them, it does not print them
-    b.counts_output = true;
+    b.output = attn::OutputRequest{};
     CHECK_THROWS_WITH(attn::check_budget(all, b), Catch::Contains("print fewer stages (--stages output)"));
-    s.stages = {"output"};
-    CHECK_NOTHROW(attn::check_budget(attn::estimate_run(s), b));
+    b.output->stages = {"output"};
+    CHECK_NOTHROW(attn::check_budget(all, b));
 }
 
 TEST_CASE("numbers are plain decimals", "[budget][args]") {

@@ -1,0 +1,72 @@
+#include "cli_options.h"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+#include "trace_json.h"
+
+namespace cli {
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& list) {
+    std::vector<std::string> items;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) items.push_back(item);
+    return items;
+}
+
+int parse_time_runs(const std::string& flag, const std::string& text) {
+    int value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw attn::ArgsError(flag + " needs a whole number, got '" + text + "'");
+    if (value < 1 || value > 100000) throw attn::ArgsError(flag + " must be between 1 and 100000, got " + text);
+    return value;
+}
+
+}  // namespace
+
+std::string cli_usage() {
+    return "usage: attnscope-cli [settings] [--stages a,b,...] [--time N] [--emit-pytorch] [--export DIR]\n"
+           "settings:\n" +
+           attn::settings_usage() +
+           "Prints every stage of the attention forward pass as one JSON object;\n"
+           "--emit-pytorch prints a PyTorch program that prints the same JSON instead,\n"
+           "--export DIR writes every stage to DIR as .npy and .csv files.\n"
+           "Work that would need more memory than the budget (default a third of the machine's,\n"
+           "or ATTNSCOPE_MEMORY_BUDGET; e.g. 2G) or over 60 s is refused before it starts.\n";
+}
+
+CliOptions parse_cli_options(const std::vector<std::string>& args) {
+    attn::ParsedArgs parsed = attn::parse_settings(args);
+    CliOptions o;
+    o.settings = parsed.settings;
+    o.help = parsed.help;
+    const std::vector<std::string>& rest = parsed.rest;
+    for (size_t i = 0; i < rest.size(); ++i) {
+        const std::string& flag = rest[i];
+        const auto value = [&]() -> const std::string& {
+            if (i + 1 >= rest.size()) throw attn::ArgsError(flag + " needs a value");
+            return rest[++i];
+        };
+        if (flag == "--stages") o.output.stages = split_commas(value());
+        else if (flag == "--time") o.output.time_runs = parse_time_runs(flag, value());
+        else if (flag == "--emit-pytorch") o.output.emit_pytorch = true;
+        else if (flag == "--export") o.export_dir = value();
+        else throw attn::ArgsError("unknown argument '" + flag + "' (see --help)");
+    }
+    if (o.help) return o;
+    for (const std::string& name : o.output.stages)
+        if (std::find(attn::stage_names().begin(), attn::stage_names().end(), name) == attn::stage_names().end())
+            throw attn::ArgsError("unknown stage '" + name + "' in --stages");
+    if (o.output.emit_pytorch && o.export_dir) throw attn::ArgsError("--emit-pytorch and --export cannot be combined");
+    o.output.export_files = o.export_dir.has_value();
+    // The app keeps the values of greyed-out controls; asked of the CLI, they would silently do nothing.
+    attn::check_applicable(o.settings);
+    return o;
+}
+
+}  // namespace cli

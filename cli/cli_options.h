@@ -1,0 +1,25 @@
+#pragma once
+// attnscope-cli's own options: what to print or write, not what to compute. They are
+// not settings (settings.h), so lessons and session files never see them.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "memory_budget.h"
+#include "settings.h"
+
+namespace cli {
+
+struct CliOptions {
+    attn::Settings settings;
+    attn::OutputRequest output;             // --stages, --time, --emit-pytorch, --export
+    std::optional<std::string> export_dir;  // --export DIR
+    bool help = false;
+};
+
+// Throws attn::ArgsError with one line for an unknown flag, a bad value, a setting the
+// variant does not take, or options that cannot go together.
+CliOptions parse_cli_options(const std::vector<std::string>& args);
+std::string cli_usage();
+
+}  // namespace cli
