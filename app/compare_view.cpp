@@ -10,14 +10,6 @@ namespace app {
 
 namespace {
 
-const char* masking_title(const std::string& stage) {
-    if (stage == "unmasked_weights") return "softmax, mask ignored";
-    if (stage == "masked_after_softmax") return "× (1 − mask): future zeroed";
-    if (stage == "renormalised") return "÷ row sum: renormalised";
-    if (stage == "minus_inf_weights") return "−∞ before softmax";
-    return "difference: renormalised − (−∞ way)";
-}
-
 const attn::Stage* find_stage(const attn::Run& run, int head, const std::string& name, attn::Stage& output) {
     if (name == "output") {
         if (run.trace.output.empty()) return nullptr;
@@ -207,7 +199,7 @@ void CompareView::draw_masking(Session& session, const DrawContext& ctx, const S
     std::vector<Card> cards;
     for (const attn::Stage& s : masking_.stages) {
         const bool diff = s.name == "difference";
-        cards.push_back({masking_title(s.name), "compare/" + s.name, &s,
+        cards.push_back({stage_title(s.name), "compare/" + s.name, &s,
                          diff ? difference_scale(s.value, 1.0f) : ColorScale{}, diff ? max_abs_text(s.value) : ""});
     }
     draw_cards(cards, *session.run(), ctx, marks, scroll_target(session), shown);

@@ -3,60 +3,22 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
+
+#include "stage_catalogue.h"
 
 namespace app {
 
-namespace {
-
-struct StageWords {
-    const char* title;
-    const char* explanation;
-};
-
-const std::map<std::string, StageWords>& stage_words() {
-    static const std::map<std::string, StageWords> words = {
-        {"token_embeddings",
-         {"token embedding rows", "Row i: the row of nn.Embedding(vocab_size, d_in) at token i's id."}},
-        {"pos_embeddings",
-         {"positional rows", "Row i: the row of nn.Embedding(context_length, d_in) at position i, added to token i."}},
-        {"inputs", {"X  inputs", "The vectors attention works on, one row per token."}},
-        {"inputs2", {"X₂  second inputs", "Keys and values are computed from these rows."}},
-        {"W_query", {"W_q  query weights", "X·W_q gives the queries."}},
-        {"W_key", {"W_k  key weights", "X·W_k gives the keys."}},
-        {"W_value", {"W_v  value weights", "X·W_v gives the values."}},
-        {"b_query", {"b_q  query bias", ""}},
-        {"b_key", {"b_k  key bias", ""}},
-        {"b_value", {"b_v  value bias", ""}},
-        {"queries", {"Q = X·W_q  queries", "What each token is looking for."}},
-        {"keys", {"K = X·W_k  keys", "What each token offers to be found by."}},
-        {"values", {"V = X·W_v  values", "What each token passes on when attended to."}},
-        {"scores", {"scores = Q·Kᵀ", "Row i, column j: how well query i matches key j."}},
-        {"scaled_scores", {"scaled = scores / √d_k", "Dividing by √d_k keeps the softmax from saturating."}},
-        {"mask", {"causal mask", "Striped = masked: a token may not look at later tokens."}},
-        {"masked_scores", {"masked scores", "Masked cells become −∞, so softmax gives them weight 0."}},
-        {"weights", {"weights = softmax(rows)", "Each row sums to 1: how much query i attends to key j."}},
-        {"dropout_mask", {"dropout mask", "0 = dropped; kept weights are scaled by 1/(1−p)."}},
-        {"dropped_weights", {"weights after dropout", "Weights × dropout mask."}},
-        {"context", {"Z = weights·V  context", "Each row: the weighted sum of the value rows."}},
-        {"concat", {"concat(heads)", "The heads' context vectors side by side."}},
-        {"W_out", {"W_out  out_proj weights", "Mixes the concatenated heads."}},
-        {"b_out", {"b_out  out_proj bias", ""}},
-        {"output", {"output", "What the module returns."}},
-    };
-    return words;
-}
-
-}  // namespace
+// Titles, explanations and where a stage is drawn come from the engine's stage
+// catalogue (core/stage_catalogue.h); this file keeps the app's own words.
 
 std::string stage_title(const std::string& name) {
-    const auto it = stage_words().find(name);
-    return it == stage_words().end() ? name : it->second.title;
+    const attn::StageInfo* info = attn::find_stage_info(name);
+    return info ? info->label : name;
 }
 
 std::string stage_explanation(const std::string& name) {
-    const auto it = stage_words().find(name);
-    return it == stage_words().end() ? "" : it->second.explanation;
+    const attn::StageInfo* info = attn::find_stage_info(name);
+    return info ? info->meaning : "";
 }
 
 std::vector<std::string> axis_labels(const attn::Run& run, attn::Axis axis, int count) {
@@ -107,7 +69,8 @@ ColorScale color_scale_for(const attn::Stage& stage) {
 }
 
 bool follows_heads(const std::string& model_stage) {
-    return model_stage == "concat" || model_stage == "W_out" || model_stage == "b_out";
+    const attn::StageInfo* info = attn::find_stage_info(model_stage);
+    return info && info->place == attn::StagePlace::AfterHeads;
 }
 
 std::string visible_token(const std::string& token) {

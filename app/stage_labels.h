@@ -1,6 +1,7 @@
 #pragma once
-// Words for what the trace holds: a stage's title as the book writes it, the labels
-// of its rows and columns, and how its values are coloured.
+// Words for what the trace holds: a stage's title as the book writes it (from the
+// engine's stage catalogue), the labels of its rows and columns, and how its values
+// are coloured.
 #include <string>
 #include <vector>
 
@@ -10,7 +11,7 @@
 namespace app {
 
 std::string stage_title(const std::string& name);        // "scores = Q·Kᵀ"
-std::string stage_explanation(const std::string& name);  // one sentence, or empty
+std::string stage_explanation(const std::string& name);  // one sentence; empty if unknown
 
 // Labels of one axis: tokens for token axes, 1-based indices for features.
 std::vector<std::string> axis_labels(const attn::Run& run, attn::Axis axis, int count);
@@ -20,7 +21,7 @@ std::string axis_name(attn::Axis axis, bool rows);  // "query tokens", "features
 // striped / plain; dropout factor: 0..max.
 ColorScale color_scale_for(const attn::Stage& stage);
 
-// Model stages that come after the heads in the forward pass.
+// Model stages that come after the heads in the forward pass (the catalogue's AfterHeads).
 bool follows_heads(const std::string& model_stage);
 
 // A token with its whitespace made visible: " some" -> "␣some", "\n" -> "↵".

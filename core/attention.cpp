@@ -36,13 +36,14 @@ Matrix project(const Matrix& x, const Matrix& W, const std::optional<RowVector>&
 HeadTrace head_weights(const Projections& p, Matrix queries, Matrix keys, Matrix values, const Matrix& mask,
                        Axis key_axis) {
     HeadTrace h;
-    h.add("W_query", p.W_query, Axis::Features, Axis::Features, Scale::Signed);
-    h.add("W_key", p.W_key, Axis::Features, Axis::Features, Scale::Signed);
-    h.add("W_value", p.W_value, Axis::Features, Axis::Features, Scale::Signed);
+    // Axes and colour scales come from the stage catalogue (stage_catalogue.h).
+    h.add("W_query", p.W_query);
+    h.add("W_key", p.W_key);
+    h.add("W_value", p.W_value);
     if (p.b_query) {
-        h.add("b_query", *p.b_query, Axis::One, Axis::Features, Scale::Signed);
-        h.add("b_key", *p.b_key, Axis::One, Axis::Features, Scale::Signed);
-        h.add("b_value", *p.b_value, Axis::One, Axis::Features, Scale::Signed);
+        h.add("b_query", *p.b_query);
+        h.add("b_key", *p.b_key);
+        h.add("b_value", *p.b_value);
     }
     // torch divides by the Python float d_k**0.5, narrowed to float.
     const auto root_d_k = static_cast<float>(std::sqrt(static_cast<double>(keys.cols())));
@@ -52,14 +53,14 @@ HeadTrace head_weights(const Projections& p, Matrix queries, Matrix keys, Matrix
     Matrix masked = (mask.array() > 0.5f).select(-std::numeric_limits<float>::infinity(), scaled);
     Matrix weights = softmax_rows(masked);
 
-    h.add("queries", std::move(queries), Axis::Tokens, Axis::Features, Scale::Signed);
-    h.add("keys", std::move(keys), key_axis, Axis::Features, Scale::Signed);
-    h.add("values", std::move(values), key_axis, Axis::Features, Scale::Signed);
-    h.add("scores", std::move(scores), Axis::Tokens, key_axis, Scale::Signed);
-    h.add("scaled_scores", std::move(scaled), Axis::Tokens, key_axis, Scale::Signed);
-    h.add("mask", mask, Axis::Tokens, key_axis, Scale::Mask);
-    h.add("masked_scores", std::move(masked), Axis::Tokens, key_axis, Scale::Scores);
-    h.add("weights", std::move(weights), Axis::Tokens, key_axis, Scale::Probability);
+    h.add("queries", std::move(queries));
+    h.add("keys", std::move(keys), key_axis);
+    h.add("values", std::move(values), key_axis);
+    h.add("scores", std::move(scores), key_axis);
+    h.add("scaled_scores", std::move(scaled), key_axis);
+    h.add("mask", mask, key_axis);
+    h.add("masked_scores", std::move(masked), key_axis);
+    h.add("weights", std::move(weights), key_axis);
     return h;
 }
 
@@ -166,15 +167,15 @@ Trace attention_weights(const AttentionModule& m, const Matrix& x, const Matrix*
     Trace t;
     t.variant = variant_name(cfg.variant);
     t.forward_generator = m.generator_after_init;
-    t.model.add("inputs", x, Axis::Tokens, Axis::Features, Scale::Signed);
+    t.model.add("inputs", x);
 
     switch (cfg.variant) {
     case Variant::Simplified: {  // 3.3: the inputs are queries, keys and values
         HeadTrace h;
         Matrix scores = x * x.transpose();  // T x T
         Matrix weights = softmax_rows(scores);
-        h.add("scores", std::move(scores), Axis::Tokens, Axis::Tokens, Scale::Signed);
-        h.add("weights", std::move(weights), Axis::Tokens, Axis::Tokens, Scale::Probability);
+        h.add("scores", std::move(scores), Axis::Tokens);
+        h.add("weights", std::move(weights), Axis::Tokens);
         t.heads.push_back(std::move(h));
         break;
     }
@@ -183,7 +184,7 @@ Trace attention_weights(const AttentionModule& m, const Matrix& x, const Matrix*
         const Matrix* kv_input = &x;
         Axis key_axis = Axis::Tokens;
         if (cfg.variant == Variant::Cross) {
-            t.model.add("inputs2", x2 ? *x2 : *m.random_kv, Axis::KeyTokens, Axis::Features, Scale::Signed);
+            t.model.add("inputs2", x2 ? *x2 : *m.random_kv, Axis::KeyTokens);
             kv_input = &t.model.at("inputs2");
             key_axis = Axis::KeyTokens;
         }
@@ -202,8 +203,8 @@ Trace attention_weights(const AttentionModule& m, const Matrix& x, const Matrix*
     }
     case Variant::Mha: {  // weight splits: each head is a slice of the projections' columns
         const Projections& all = m.projections[0];
-        t.model.add("W_out", m.out_proj->weight, Axis::Features, Axis::Features, Scale::Signed);
-        t.model.add("b_out", *m.out_proj->bias, Axis::One, Axis::Features, Scale::Signed);
+        t.model.add("W_out", m.out_proj->weight);
+        t.model.add("b_out", *m.out_proj->bias);
         const Matrix queries = project(x, all.W_query, all.b_query);  // T x d_out
         const Matrix keys = project(x, all.W_key, all.b_key);
         const Matrix values = project(x, all.W_value, all.b_value);
@@ -235,7 +236,7 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
     const int B = cfg.batch;
     if (cfg.variant == Variant::Simplified) {
         HeadTrace& h = t.heads[0];
-        h.set("context", h.at("weights") * t.model.at("inputs"), Axis::Tokens, Axis::Features, Scale::Signed);
+        h.set("context", h.at("weights") * t.model.at("inputs"));
         t.output.assign(static_cast<size_t>(B), h.at("context"));
         return;
     }
@@ -280,11 +281,12 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
                                                    ? Matrix(dropped.triangularView<Eigen::Lower>() * values)
                                                    : Matrix(dropped * values);
             if (b == 0) {
-                if (has_dropout) {
-                    head.set("dropout_mask", std::move(factor), Axis::Tokens, Axis::Tokens, Scale::Factor);
-                    head.set("dropped_weights", std::move(dropped), Axis::Tokens, Axis::Tokens, Scale::Probability);
+                if (has_dropout) {  // the weights' shape, so their key axis
+                    const Axis key_axis = head.find("weights")->cols;
+                    head.set("dropout_mask", std::move(factor), key_axis);
+                    head.set("dropped_weights", std::move(dropped), key_axis);
                 }
-                head.set("context", contexts[static_cast<size_t>(h)], Axis::Tokens, Axis::Features, Scale::Signed);
+                head.set("context", contexts[static_cast<size_t>(h)]);
             }
         }
         // Heads side by side: (T x hd) x H -> T x (H * hd)
@@ -299,10 +301,10 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
         if (cfg.variant == Variant::Mha) {
             Matrix out = concat * t.model.at("W_out");  // (T x d_out) @ (d_out x d_out)
             out.rowwise() += t.model.at("b_out").row(0);
-            if (b == 0) t.model.set("concat", std::move(concat), Axis::Tokens, Axis::Features, Scale::Signed);
+            if (b == 0) t.model.set("concat", std::move(concat));
             t.output[static_cast<size_t>(b)] = std::move(out);
         } else {
-            if (b == 0 && H > 1) t.model.set("concat", concat, Axis::Tokens, Axis::Features, Scale::Signed);
+            if (b == 0 && H > 1) t.model.set("concat", concat);
             t.output[static_cast<size_t>(b)] = std::move(concat);
         }
     }

@@ -5,14 +5,13 @@
 #include <cstdio>
 
 #include "attention.h"
+#include "stage_catalogue.h"
 
 namespace attn {
 
 namespace {
 
 const std::vector<std::string> kComparisonNames = {"masking", "dropout", "seeds", "multihead"};
-const std::vector<std::string> kMaskingStages = {"unmasked_weights", "masked_after_softmax", "renormalised",
-                                                 "minus_inf_weights", "difference"};
 
 // a - b where equal cells (both -inf among them) give 0 rather than -inf - -inf = NaN.
 Matrix subtract(const Matrix& a, const Matrix& b) {
@@ -40,7 +39,10 @@ std::optional<ComparisonKind> comparison_from_name(const std::string& name) {
 
 std::string comparison_name(ComparisonKind kind) { return kComparisonNames[static_cast<size_t>(kind)]; }
 
-const std::vector<std::string>& masking_stage_names() { return kMaskingStages; }
+const std::vector<std::string>& masking_stage_names() {
+    static const std::vector<std::string> names = stage_names_in(StagePlace::Comparison);
+    return names;
+}
 
 StageList compare_masking(const HeadTrace& head) {
     const Stage* scaled = head.find("scaled_scores");
@@ -48,7 +50,7 @@ StageList compare_masking(const HeadTrace& head) {
     const Stage* weights = head.find("weights");
     if (!scaled || !mask || !weights)
         throw ComparisonError("the masking comparison needs a variant with a mask (not simplified)");
-    const Axis rows = weights->rows, cols = weights->cols;
+    const Axis key_axis = weights->cols;
 
     // The book's first way (3.5.1): softmax over everything, zero the future, renormalise.
     Matrix unmasked = softmax_rows(scaled->value);
@@ -58,11 +60,11 @@ StageList compare_masking(const HeadTrace& head) {
     Matrix diff = subtract(renormalised, weights->value);
 
     StageList out;
-    out.add(kMaskingStages[0], std::move(unmasked), rows, cols, Scale::Probability);
-    out.add(kMaskingStages[1], std::move(kept), rows, cols, Scale::Probability);
-    out.add(kMaskingStages[2], std::move(renormalised), rows, cols, Scale::Probability);
-    out.add(kMaskingStages[3], weights->value, rows, cols, Scale::Probability);
-    out.add(kMaskingStages[4], std::move(diff), rows, cols, Scale::Signed);
+    out.add("unmasked_weights", std::move(unmasked), key_axis);
+    out.add("masked_after_softmax", std::move(kept), key_axis);
+    out.add("renormalised", std::move(renormalised), key_axis);
+    out.add("minus_inf_weights", weights->value, key_axis);
+    out.add("difference", std::move(diff), key_axis);
     return out;
 }
 
@@ -122,12 +124,13 @@ StageList difference(const Run& a, const Run& b, const std::string& stage) {
         if (sa.value.rows() != sb.value.rows() || sa.value.cols() != sb.value.cols())
             throw ComparisonError(stage + " has shape " + shape(sa.value) + " in one run and " + shape(sb.value) +
                                   " in the other");
+        // Not the catalogue's scale: a difference of two runs is signed whatever the
+        // stage (two probabilities, masks or dropout factors differ by either sign).
         out.add(stage, subtract(sa.value, sb.value), sa.rows, sa.cols, Scale::Signed);
     };
     if (stage == "output") {
         if (a.trace.output.empty() || b.trace.output.empty()) throw ComparisonError("a run has no output");
-        add(Stage{stage, a.trace.output[0], Axis::Tokens, Axis::Features, Scale::Signed},
-            Stage{stage, b.trace.output[0], Axis::Tokens, Axis::Features, Scale::Signed});
+        add(catalogued_stage(stage, a.trace.output[0]), catalogued_stage(stage, b.trace.output[0]));
         return out;
     }
     const Stage* ma = a.trace.model.find(stage);

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data_dir.h"
-#include "trace_json.h"
+#include "stage_catalogue.h"
 
 namespace attn {
 
@@ -85,7 +85,7 @@ LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flag
     step.title = read.string(j, "title", true);
     step.text = read.string(j, "text", true);
     step.stage = read.string(j, "stage", true);
-    if (!contains(stage_names(), step.stage) && !contains(masking_stage_names(), step.stage))
+    if (!find_stage_info(step.stage))
         read.fail("unknown stage \"" + step.stage + "\" (" + joined(stage_names()) + ", " +
                   joined(masking_stage_names()) + ")");
     step.head = read.integer(j, "head", 0);

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "lesson.h"
-#include "trace_json.h"
+#include "stage_catalogue.h"
 
 namespace attn {
 
@@ -38,9 +38,7 @@ bool contains(const std::vector<std::string>& list, const std::string& s) {
     return std::find(list.begin(), list.end(), s) != list.end();
 }
 
-bool known_stage(const std::string& name) {
-    return contains(stage_names(), name) || contains(masking_stage_names(), name);
-}
+bool known_stage(const std::string& name) { return find_stage_info(name) != nullptr; }
 
 [[noreturn]] void fail(const std::string& what) { throw LessonError(what); }
 

@@ -180,9 +180,8 @@ Run attend_within(const Settings& s, const Embedded& e, const Budget& budget) {
 
     // The embedding stages come first in the pipeline.
     StageList front;
-    front.add("token_embeddings", e.stages[0].token_embeddings, Axis::Tokens, Axis::Features, Scale::Signed);
-    if (e.stages[0].pos_embeddings)
-        front.add("pos_embeddings", *e.stages[0].pos_embeddings, Axis::Tokens, Axis::Features, Scale::Signed);
+    front.add("token_embeddings", e.stages[0].token_embeddings);
+    if (e.stages[0].pos_embeddings) front.add("pos_embeddings", *e.stages[0].pos_embeddings);
     for (Stage& st : run.trace.model.stages) front.stages.push_back(std::move(st));
     run.trace.model = std::move(front);
     return run;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "stage_catalogue.h"
+
 namespace attn {
 
 const Stage* StageList::find(std::string_view name) const {
@@ -27,6 +29,21 @@ void StageList::set(std::string name, Matrix value, Axis rows, Axis cols, Scale 
             return;
         }
     add(std::move(name), std::move(value), rows, cols, scale);
+}
+
+Stage& StageList::add(std::string name, Matrix value, std::optional<Axis> key_axis) {
+    stages.push_back(catalogued_stage(std::move(name), std::move(value), key_axis));
+    return stages.back();
+}
+
+void StageList::set(std::string name, Matrix value, std::optional<Axis> key_axis) {
+    Stage stage = catalogued_stage(std::move(name), std::move(value), key_axis);
+    for (Stage& s : stages)
+        if (s.name == stage.name) {
+            s = std::move(stage);
+            return;
+        }
+    stages.push_back(std::move(stage));
 }
 
 }  // namespace attn

@@ -36,6 +36,11 @@ struct StageList {
     const Matrix& at(std::string_view name) const;  // throws std::out_of_range
     Stage& add(std::string name, Matrix value, Axis rows, Axis cols, Scale scale);
     void set(std::string name, Matrix value, Axis rows, Axis cols, Scale scale);  // add or replace
+    // The same with the axes and scale of the stage catalogue (stage_catalogue.h), its
+    // key-token axis resolved to key_axis (needed only by stages indexed by the keys'
+    // tokens). Throws std::logic_error for a name the catalogue does not know.
+    Stage& add(std::string name, Matrix value, std::optional<Axis> key_axis = std::nullopt);
+    void set(std::string name, Matrix value, std::optional<Axis> key_axis = std::nullopt);
 };
 
 using HeadTrace = StageList;

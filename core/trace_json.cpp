@@ -8,12 +8,6 @@ namespace attn {
 
 namespace {
 
-const std::vector<std::string> kStageNames = {
-    "token_embeddings", "pos_embeddings", "inputs", "inputs2", "W_query", "W_key", "W_value",
-    "b_query", "b_key", "b_value", "queries", "keys", "values", "scores", "scaled_scores", "mask",
-    "masked_scores", "weights", "dropout_mask", "dropped_weights", "context", "concat", "W_out",
-    "b_out", "output"};
-
 class JsonWriter {
 public:
     explicit JsonWriter(std::ostream& out) : out_(out) {}
@@ -99,8 +93,6 @@ void write_tokens(JsonWriter& w, const char* tokens_key, const char* ids_key, co
 }
 
 }  // namespace
-
-const std::vector<std::string>& stage_names() { return kStageNames; }
 
 void write_run_json(std::ostream& out, const Run& run, const std::vector<std::string>& keep,
                     const std::optional<Timing>& timing) {

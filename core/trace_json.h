@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pipeline.h"
+#include "stage_catalogue.h"  // stage_names(): every stage name --stages accepts
 
 namespace attn {
 
@@ -14,9 +15,6 @@ struct Timing {
     double median_us;
     int runs;
 };
-
-// Every stage name --stages accepts.
-const std::vector<std::string>& stage_names();
 
 // Writes the run; `keep` lists the stage names to print (empty: all of them).
 void write_run_json(std::ostream& out, const Run& run, const std::vector<std::string>& keep,
