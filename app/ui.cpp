@@ -4,6 +4,7 @@
 
 #include "head_lines_view.h"
 #include "lesson_panel.h"
+#include "ui_colors.h"
 
 namespace app {
 
@@ -30,7 +31,7 @@ void view(Session& session, ClassroomMode& cm, const DrawContext& ctx, ViewMemo&
         return;
     }
     if (!session.error().empty()) {  // here too: the controls' own copy may be scrolled out of sight
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.8f, 0.0f, 0.0f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
         ImGui::TextWrapped("Cannot compute: %s. Showing the last settings that worked.", session.error().c_str());
         ImGui::PopStyleColor();
     }
