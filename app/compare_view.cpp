@@ -222,7 +222,7 @@ void CompareView::draw_pair(Classroom& c, Session& session, const DrawContext& c
             return;
         }
     if (!sides_[0].run || !sides_[1].run) {
-        ImGui::TextColored(ImVec4(0.1f, 0.3f, 0.8f, 1.0f), "computing both sides…");
+        ImGui::TextColored(ui_color(ui_colors().busy), "computing both sides…");
         return;
     }
     const attn::Run& a = *sides_[0].run;

@@ -25,7 +25,7 @@ void run_summary(const Session& session, const attn::Run& run) {
 void view(Session& session, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run* run = session.run();
     if (session.computing())
-        ImGui::TextColored(ImVec4(0.1f, 0.3f, 0.8f, 1.0f), "computing…");
+        ImGui::TextColored(ui_color(ui_colors().busy), "computing…");
     if (!run) {
         if (!session.computing()) ImGui::TextWrapped("Nothing to show yet: %s", session.error().c_str());
         return;
