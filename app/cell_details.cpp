@@ -4,33 +4,31 @@
 #include <cstdio>
 
 #include "stage_labels.h"
+#include "worked_arithmetic.h"
 
 namespace app {
 
 namespace {
 
-constexpr int kTermsShown = 4;  // of a dot product or sum; the rest is "…"
-
-std::string num(double v) { return format_value(static_cast<float>(v), 4); }
+// Numbers and products as the lesson texts write them (core/worked_arithmetic.h).
+std::string num(double v) { return attn::format_number(static_cast<float>(v)); }
 
 std::string exact(float v) {
-    if (std::isinf(v)) return format_value(v, 0);
+    if (std::isinf(v)) return attn::format_number(v);
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));  // enough digits to identify the float
     return buf;
 }
 
-// "a·b + c·d + … (n terms)" for the first terms of row·column.
+// "a·b + c·(−d) + … (n terms)": row `row` of a times column `col` of b (row `col`
+// when b_by_rows).
 std::string product_terms(const attn::Matrix& a, int row, const attn::Matrix& b, int col, bool b_by_rows) {
-    const auto n = static_cast<int>(a.cols());
-    std::string s;
-    for (int k = 0; k < n && k < kTermsShown; ++k) {
-        if (k) s += " + ";
-        const float bv = b_by_rows ? b(col, k) : b(k, col);
-        s += num(a(row, k)) + "·" + (bv < 0 ? "(" + num(bv) + ")" : num(bv));
+    std::vector<float> x(static_cast<size_t>(a.cols())), y(x.size());
+    for (Eigen::Index k = 0; k < a.cols(); ++k) {
+        x[static_cast<size_t>(k)] = a(row, k);
+        y[static_cast<size_t>(k)] = b_by_rows ? b(col, k) : b(k, col);
     }
-    if (n > kTermsShown) s += " + …  (" + std::to_string(n) + " terms)";
-    return s;
+    return attn::format_dot_terms(x, y);
 }
 
 const attn::Matrix* find(const attn::HeadTrace* head, const char* name) {

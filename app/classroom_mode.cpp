@@ -12,6 +12,7 @@
 #include "screenshot.h"
 #include "session_io.h"
 #include "shortcuts.h"
+#include "ui_colors.h"
 
 namespace app {
 
@@ -64,8 +65,16 @@ void ClassroomMode::before_draw(Session& session, float& ui_scale, HeatmapPainte
                                 bool& quit) {
     AppContext app{session, classroom, ui_scale, painter};
     handle_shortcuts(app, dialog_);
+    // The theme before anything is drawn, and again after the View menu may change it.
+    const auto use_theme = [&] {
+        const ColorTheme* t = find_theme(classroom.theme);
+        if (!t) return;
+        if (t != &painter.theme()) painter.set_theme(*t);
+        apply_ui_theme(*t);
+    };
+    use_theme();
     draw_menu_bar(app, dialog_, widgets, quit);
-    if (const ColorTheme* t = find_theme(classroom.theme); t && t != &painter.theme()) painter.set_theme(*t);
+    use_theme();
     compare.update(classroom, session);
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "stage_labels.h"
+#include "ui_colors.h"
 
 namespace app {
 
@@ -182,7 +183,7 @@ void CompareView::draw(Classroom& c, Session& session, const DrawContext& ctx, c
         return;
     }
     if (!error_.empty()) {
-        ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "Cannot compare: %s", error_.c_str());
+        ImGui::TextColored(ui_color(ui_colors().error), "Cannot compare: %s", error_.c_str());
         return;
     }
     const DrawContext local{ctx.painter, ctx.cache, ctx.fonts, ctx.ui_scale, version_};
@@ -209,11 +210,11 @@ void CompareView::draw_pair(Classroom& c, Session& session, const DrawContext& c
                             HeatmapRegistry& shown) {
     for (const Side& s : sides_)
         if (!s.error.empty()) {
-            ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "%s cannot run: %s", s.label.c_str(), s.error.c_str());
+            ImGui::TextColored(ui_color(ui_colors().error), "%s cannot run: %s", s.label.c_str(), s.error.c_str());
             return;
         }
     if (!sides_[0].run || !sides_[1].run) {
-        ImGui::TextColored(ImVec4(0.1f, 0.3f, 0.8f, 1.0f), "computing both sides…");
+        ImGui::TextColored(ui_color(ui_colors().busy), "computing both sides…");
         return;
     }
     const attn::Run& a = *sides_[0].run;
@@ -248,7 +249,7 @@ void CompareView::draw_pair(Classroom& c, Session& session, const DrawContext& c
     try {
         diff = attn::difference(a, b, c.compare_stage);
     } catch (const std::exception& e) {
-        ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "No difference: %s", e.what());
+        ImGui::TextColored(ui_color(ui_colors().error), "No difference: %s", e.what());
     }
     const bool head_stage = !a.trace.model.find(c.compare_stage) && c.compare_stage != "output";
     const size_t d = head_stage ? static_cast<size_t>(std::clamp(head, 0, static_cast<int>(diff.stages.size()) - 1)) : 0;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "imgui.h"
+#include "ui_colors.h"  // the panel writes errors in the theme's colour
 #include "widget_rects.h"
 
 namespace app {

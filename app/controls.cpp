@@ -47,7 +47,7 @@ void draw_controls(Session& session, float& ui_scale, const Fonts& fonts, Widget
 
     if (!session.error().empty()) {
         ImGui::Spacing();
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.0f, 0.0f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
         ImGui::TextWrapped("Cannot compute: %s", session.error().c_str());
         ImGui::PopStyleColor();
         ImGui::TextWrapped("The view shows the last settings that worked.");

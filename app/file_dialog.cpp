@@ -3,6 +3,7 @@
 #include "exports.h"
 #include "imgui_stdlib.h"
 #include "session_io.h"
+#include "ui_colors.h"
 
 namespace app {
 
@@ -89,7 +90,7 @@ void FileDialog::draw(AppContext& app) {
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-1.0f);
     const bool enter = ImGui::InputText("##path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (!error_.empty()) ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "%s", error_.c_str());
+    if (!error_.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", error_.c_str());
     bool close = false;
     if (ImGui::Button(*action_ == FileAction::OpenSession ? "Open" : "Save") || enter) {
         const FileOutcome out = run_file_action(*action_, path_, app, matrix_);

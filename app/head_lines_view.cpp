@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "stage_labels.h"
+#include "ui_colors.h"
 
 namespace app {
 
@@ -84,7 +85,7 @@ void draw_head_lines(const attn::Run& run, const DrawContext& ctx, WidgetRects& 
             }
         }
     }
-    const ImU32 normal = IM_COL32(0, 0, 0, 255), hot = IM_COL32(200, 30, 30, 255);
+    const ImU32 normal = IM_COL32(0, 0, 0, 255), hot = ui_color32(ui_colors().hot_label);
     for (int q = 0; q < rows; ++q) {
         const std::string& s = queries[static_cast<size_t>(q)];
         const float tw = ImGui::CalcTextSize(s.c_str()).x;

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "ui_colors.h"
+
 namespace app {
 
 namespace {
-
-const ImVec4 kRed(0.8f, 0.0f, 0.0f, 1.0f);
 
 // ImGui's wrapping may break after a '.', which splits 0.|8900 over two lines; a
 // lesson's numbers must stay whole, so its text breaks only at spaces.
@@ -35,7 +35,7 @@ void draw_lesson_bar(Session& session, Classroom& c, StepText& text, const DrawC
     // With the controls hidden (presenter mode) the reason a view cannot be computed
     // must still be on screen.
     if (c.presenter && !session.error().empty())
-        ImGui::TextColored(kRed, "Cannot compute: %s (showing the last view that worked)", session.error().c_str());
+        ImGui::TextColored(ui_color(ui_colors().error), "Cannot compute: %s (showing the last view that worked)", session.error().c_str());
     const attn::Lesson* lesson = current_lesson(c);
     if (!lesson) return;
     if (!c.in_lesson) {
@@ -59,7 +59,7 @@ void draw_lesson_bar(Session& session, Classroom& c, StepText& text, const DrawC
     ImGui::PushFont(ctx.fonts.heading);
     ImGui::TextWrapped("%s", step.title.c_str());
     ImGui::PopFont();
-    if (!c.lesson_error.empty()) ImGui::TextColored(kRed, "%s", c.lesson_error.c_str());
+    if (!c.lesson_error.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", c.lesson_error.c_str());
     text_wrapped_at_spaces(text.get(c, session.run(), session.run_version()));
     ImGui::Separator();
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "stage_labels.h"
+#include "ui_colors.h"
 
 namespace app {
 
@@ -57,7 +58,7 @@ Layout layout_of(const MatrixRequest& req, const DrawContext& ctx) {
 void draw_labels(const MatrixRequest& req, const Layout& l, ImVec2 origin, const MatrixPlacement& p,
                  ImDrawList* dl) {
     const ImU32 normal = IM_COL32(0, 0, 0, 255);
-    const ImU32 hot = IM_COL32(200, 30, 30, 255);
+    const ImU32 hot = ui_color32(ui_colors().hot_label);
     const float line = ImGui::GetTextLineHeight();
     if (l.row_label_w > 0.0f)
         for (size_t r = 0; r < req.row_labels->size(); ++r) {
@@ -101,12 +102,13 @@ bool draw_values(const MatrixRequest& req, const MatrixPlacement& p, const DrawC
     return true;
 }
 
-// A lesson's cells: a white halo under a magenta frame reads on every colour map.
+// A lesson's cells: a white halo under the theme's frame (magenta in the default)
+// reads on every colour map.
 // Marks come from a step whose run may not be the one drawn yet: those outside this
 // matrix are skipped.
 void draw_marks(const CellMarks& marks, const attn::Matrix& m, const MatrixPlacement& p, float scale,
                 ImDrawList* dl) {
-    const ImU32 halo = IM_COL32(255, 255, 255, 255), frame = IM_COL32(230, 0, 170, 255);
+    const ImU32 halo = IM_COL32(255, 255, 255, 255), frame = ui_color32(ui_colors().lesson_frame);
     const auto outline = [&](ImVec2 a, ImVec2 b) {
         dl->AddRect(a, b, halo, 0.0f, 0, 6.0f * scale);
         dl->AddRect(a, b, frame, 0.0f, 0, 3.0f * scale);
@@ -211,7 +213,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     }
     if (req.marks) draw_marks(*req.marks, *req.values, p, ctx.ui_scale, dl);
     if (req.highlight)
-        dl->AddRect(ImVec2(p.min.x - 4, p.min.y - 4), ImVec2(p.max.x + 4, p.max.y + 4), IM_COL32(220, 40, 40, 255),
+        dl->AddRect(ImVec2(p.min.x - 4, p.min.y - 4), ImVec2(p.max.x + 4, p.max.y + 4), ui_color32(ui_colors().stage_frame),
                     0.0f, 0, 3.0f * ctx.ui_scale);
     // Leave the cursor below the whole widget.
     ImGui::SetCursorScreenPos(ImVec2(origin.x, p.max.y));

@@ -3,6 +3,7 @@
 #include "colormap.h"
 #include "lesson_player.h"
 #include "pytorch_emit.h"
+#include "ui_colors.h"
 
 namespace app {
 
@@ -54,7 +55,7 @@ void lessons_menu(AppContext& app, WidgetRects& widgets) {
     if (!c.library.errors.empty()) {
         ImGui::Separator();
         for (const std::string& e : c.library.errors)
-            ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "not loaded: %s", e.c_str());
+            ImGui::TextColored(ui_color(ui_colors().error), "not loaded: %s", e.c_str());
     }
     if (c.library.lessons.empty() && c.library.errors.empty()) ImGui::TextDisabled("no lessons in %s",
                                                                                    attn::lessons_dir().c_str());

@@ -67,7 +67,7 @@ void SlidingWindowView::draw(const attn::Run& run, uint64_t run_version, const D
     rects.record("window_stride");
 
     if (!error_.empty()) {
-        ImGui::TextColored(ImVec4(0.8f, 0.0f, 0.0f, 1.0f), "%s", error_.c_str());
+        ImGui::TextColored(ui_color(ui_colors().error), "%s", error_.c_str());
         return;
     }
     if (pairs_.empty()) {

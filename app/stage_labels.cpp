@@ -1,10 +1,10 @@
 #include "stage_labels.h"
 
-#include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "stage_catalogue.h"
+
+#include "worked_arithmetic.h"
 
 namespace app {
 
@@ -94,15 +94,6 @@ std::string subscript(int n) {
     return out;
 }
 
-std::string format_value(float v, int decimals) {
-    if (std::isinf(v)) return v < 0 ? "−∞" : "∞";
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, static_cast<double>(std::abs(v)));
-    // A value that rounds to zero is shown without a sign.
-    bool zero = true;
-    for (const char* p = buf; *p; ++p)
-        if (*p >= '1' && *p <= '9') zero = false;
-    return (v < 0 && !zero ? "−" : "") + std::string(buf);
-}
+std::string format_value(float v, int decimals) { return attn::format_number(v, decimals); }
 
 }  // namespace app

@@ -27,6 +27,7 @@ bool follows_heads(const std::string& model_stage);
 // A token with its whitespace made visible: " some" -> "␣some", "\n" -> "↵".
 std::string visible_token(const std::string& token);
 std::string subscript(int n);  // 12 -> "₁₂"
-std::string format_value(float v, int decimals);  // "−∞" for -inf, a real minus sign
+// "−∞" for -inf, a real minus sign: attn::format_number (core/worked_arithmetic.h).
+std::string format_value(float v, int decimals);
 
 }  // namespace app

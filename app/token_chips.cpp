@@ -6,16 +6,11 @@
 #include "bpe_tokenizer.h"
 #include "simple_tokenizer.h"
 #include "stage_labels.h"
+#include "ui_colors.h"
 
 namespace app {
 
 namespace {
-
-constexpr ImU32 kChipBorder = IM_COL32(70, 90, 140, 255);
-constexpr ImU32 kSpecialBorder = IM_COL32(150, 95, 0, 255);
-constexpr ImU32 kUnknownBorder = IM_COL32(170, 30, 30, 255);
-constexpr ImU32 kIdColour = IM_COL32(50, 50, 100, 255);
-constexpr ImU32 kBracketColour = IM_COL32(40, 60, 130, 255);
 
 std::string hex_bytes(const std::string& bytes) {
     std::string out;
@@ -158,6 +153,8 @@ void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const bool window_hovered = ImGui::IsWindowHovered();
     const float rounding = 6.0f * s;
+    const UiColors& ui = ui_colors();
+    const ImU32 bracket = ui_color32(ui.word_bracket);
     for (size_t k = 0; k < count; ++k) {
         Chip& c = chips[k];
         const ImVec2 a(origin.x + c.x, origin.y + c.y), b(a.x + c.width, a.y + m.chip_height());
@@ -166,13 +163,14 @@ void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::
                                     : k == c.group_begin   ? ImDrawFlags_RoundCornersLeft
                                     : k + 1 == c.group_end ? ImDrawFlags_RoundCornersRight
                                                            : ImDrawFlags_RoundCornersNone;
-        const ImU32 fill = c.info.special ? kSpecialFill : c.info.unk ? kUnknownFill : kChipFill;
-        const ImU32 border = c.info.special ? kSpecialBorder : c.info.unk ? kUnknownBorder : kChipBorder;
+        const ImU32 fill = ui_color32(c.info.special ? ui.special_fill : c.info.unk ? ui.unknown_fill : ui.chip_fill);
+        const ImU32 border =
+            ui_color32(c.info.special ? ui.special_border : c.info.unk ? ui.unknown_border : ui.chip_border);
         dl->AddRectFilled(a, b, fill, rounding, corners);
         dl->AddRect(a, b, border, rounding, corners, c.info.special || c.info.unk ? 2.0f * s : 1.0f);
         dl->AddText(ImVec2(a.x + m.pad, a.y + m.pad * 0.5f), IM_COL32(0, 0, 0, 255), c.shown.c_str());
         dl->AddText(ctx.fonts.small, m.id_h, ImVec2(a.x + m.pad, b.y - m.id_h - m.pad * 0.5f),
-                    c.info.special ? kSpecialBorder : c.info.unk ? kUnknownBorder : kIdColour, c.label.c_str());
+                    c.info.special || c.info.unk ? border : ui_color32(ui.chip_id), c.label.c_str());
         c.info.rect = {a.x, a.y, b.x, b.y};
         if (window_hovered && ImGui::IsMouseHoveringRect(a, b))
             chip_tooltip(t, k, c.group_begin, c.group_end, c, tokenizer, text);
@@ -181,9 +179,9 @@ void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::
         if (!alone && k + 1 == c.group_end && c.y == first.y) {  // the bracket that says "one word"
             const float by = origin.y + c.y + m.chip_height() + m.bracket * 0.6f;
             const float x0 = origin.x + first.x + 3.0f * s, x1 = b.x - 3.0f * s;
-            dl->AddLine(ImVec2(x0, by), ImVec2(x1, by), kBracketColour, 1.5f * s);
-            dl->AddLine(ImVec2(x0, by), ImVec2(x0, by - m.bracket * 0.5f), kBracketColour, 1.5f * s);
-            dl->AddLine(ImVec2(x1, by), ImVec2(x1, by - m.bracket * 0.5f), kBracketColour, 1.5f * s);
+            dl->AddLine(ImVec2(x0, by), ImVec2(x1, by), bracket, 1.5f * s);
+            dl->AddLine(ImVec2(x0, by), ImVec2(x0, by - m.bracket * 0.5f), bracket, 1.5f * s);
+            dl->AddLine(ImVec2(x1, by), ImVec2(x1, by - m.bracket * 0.5f), bracket, 1.5f * s);
         }
     }
     ImGui::Dummy(ImVec2(width, height));

@@ -25,11 +25,6 @@ struct ChipInfo {  // one chip as drawn, for the state file and the tests
 // A 4096-token text would fill the screen and cost frames: only this many are drawn.
 constexpr size_t kMaxChips = 512;
 
-// Chip fills: what the tests look for in a screenshot.
-constexpr ImU32 kChipFill = IM_COL32(225, 235, 250, 255);
-constexpr ImU32 kSpecialFill = IM_COL32(255, 208, 100, 255);
-constexpr ImU32 kUnknownFill = IM_COL32(255, 170, 170, 255);
-
 // `tokenizer` and `text` are those the tokens came from: the hover names the word
 // behind an <|unk|> and the bytes of a GPT-2 piece. Appends one ChipInfo per chip drawn.
 void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::string& tokenizer,

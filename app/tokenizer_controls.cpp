@@ -64,7 +64,7 @@ void draw_tokenizer_controls(ControlValues& c, CorpusField& corpus, WidgetRects&
     rects.record("corpus_load");
     if (enter || clicked) load_corpus(c, corpus);
     if (!corpus.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.0f, 0.0f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
         ImGui::TextWrapped("%s", corpus.error.c_str());
         ImGui::PopStyleColor();
     }

@@ -4,6 +4,7 @@
 
 #include "head_lines_view.h"
 #include "lesson_panel.h"
+#include "ui_colors.h"
 
 namespace app {
 
@@ -24,13 +25,13 @@ void run_summary(const Session& session, const attn::Run& run) {
 void view(Session& session, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run* run = session.run();
     if (session.computing())
-        ImGui::TextColored(ImVec4(0.1f, 0.3f, 0.8f, 1.0f), "computing…");
+        ImGui::TextColored(ui_color(ui_colors().busy), "computing…");
     if (!run) {
         if (!session.computing()) ImGui::TextWrapped("Nothing to show yet: %s", session.error().c_str());
         return;
     }
     if (!session.error().empty()) {  // here too: the controls' own copy may be scrolled out of sight
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.8f, 0.0f, 0.0f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
         ImGui::TextWrapped("Cannot compute: %s. Showing the last settings that worked.", session.error().c_str());
         ImGui::PopStyleColor();
     }

@@ -73,9 +73,11 @@ Settings step_settings(const LessonStep& step);
 //                         or of a whole stage ({max:dropout_mask})
 //   {naive:sel}           a row divided by its sum (3.3.1); {exp:sel} e to the value(s)
 //   {rows:stage} {cols:stage}            its shape
-//   {dot:a[r]|b[r]}       a dot product written out: 0.5500·0.4300 + …
+//   {dot:a[r]|b[r]}       a dot product written out: 0.5500·(−0.4300) + 0.8700·0.6600 + …
 //   {token[i]} {token2[i]} {d_k} {sqrt_d_k} {num_tokens} {num_heads} {batch}
 //   {{ and }}             literal braces
+// Numbers and products are written as core/worked_arithmetic.h writes them, the same as
+// the app's cell details: a real minus sign, −∞ for a masked score, (−x) as a factor.
 // A value the run does not have (the student changed the view) shows as "—".
 std::string render_step_text(const LessonStep& step, const Run& run);
 // As render_step_text, but every problem throws LessonError: what loading checks

@@ -2,11 +2,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "lesson.h"
 #include "stage_catalogue.h"
+#include "worked_arithmetic.h"
 
 namespace attn {
 
@@ -14,7 +14,6 @@ namespace {
 
 constexpr int kAll = -1;             // a `*` selector: the whole row or column
 constexpr size_t kMaxListed = 8;     // longer rows are shortened, so a 1000-token text stays readable
-constexpr size_t kMaxDotTerms = 4;
 
 // One stage reference: [headN.]stage[r][c], where r or c may be `*` (kAll).
 struct Ref {
@@ -118,18 +117,10 @@ Placeholder parse_placeholder(const std::string& body) {
     return p;
 }
 
-std::string number(float v) {
-    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.4f", static_cast<double>(v));
-    const std::string s = buf;
-    return s == "-0.0000" ? "0.0000" : s;  // float rounding should not read as a sign
-}
-
 std::string list(const std::vector<float>& values) {
     std::string out = "[";
     const size_t shown = values.size() > kMaxListed ? kMaxListed - 2 : values.size();
-    for (size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + number(values[i]);
+    for (size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + format_number(values[i]);
     if (shown < values.size()) out += ", … (" + std::to_string(values.size()) + " values)";
     return out + "]";
 }
@@ -210,7 +201,7 @@ std::string scalar(const Placeholder& p, Resolver& res) {
     const HeadTrace& h = run.trace.heads.at(static_cast<size_t>(res.head(Ref{})));  // the step's head
     const Eigen::Index d_k = h.find("keys") ? h.at("keys").cols() : run.trace.model.at("inputs").cols();
     if (p.scalar == "d_k") return std::to_string(d_k);
-    return number(static_cast<float>(std::sqrt(static_cast<double>(d_k))));
+    return format_number(static_cast<float>(std::sqrt(static_cast<double>(d_k))));
 }
 
 std::string dot(const Placeholder& p, Resolver& res) {
@@ -218,27 +209,23 @@ std::string dot(const Placeholder& p, Resolver& res) {
     if (a.size() != b.size())
         fail("dot of " + p.a.stage + " (" + std::to_string(a.size()) + " values) and " + p.b.stage + " (" +
              std::to_string(b.size()) + " values)");
-    std::string out;
-    const size_t shown = a.size() > kMaxDotTerms ? kMaxDotTerms - 1 : a.size();
-    for (size_t i = 0; i < shown; ++i) out += (i ? " + " : "") + number(a[i]) + "·" + number(b[i]);
-    if (shown < a.size()) out += " + … (" + std::to_string(a.size()) + " terms)";
-    return out;
+    return format_dot_terms(a, b);  // as the app's cell details write a product
 }
 
 std::string reduce(const std::string& fn, const std::vector<float>& v) {
     if (fn == "size") return std::to_string(v.size());
     if (fn == "zeros") return std::to_string(std::count(v.begin(), v.end(), 0.0f));
     if (v.empty()) fail("an empty selection");
-    if (fn == "max") return number(*std::max_element(v.begin(), v.end()));
-    if (fn == "min") return number(*std::min_element(v.begin(), v.end()));
+    if (fn == "max") return format_number(*std::max_element(v.begin(), v.end()));
+    if (fn == "min") return format_number(*std::min_element(v.begin(), v.end()));
     if (fn == "maxabs") {
         float m = 0.0f;
         for (const float x : v) m = std::max(m, std::fabs(x));
-        return number(m);
+        return format_number(m);
     }
     double sum = 0.0;
     for (const float x : v) sum += x;
-    return number(static_cast<float>(sum));
+    return format_number(static_cast<float>(sum));
 }
 
 std::string fill(const Placeholder& p, Resolver& res) {
@@ -261,7 +248,7 @@ std::string fill(const Placeholder& p, Resolver& res) {
         for (float& x : v) x = static_cast<float>(x / sum);
     }
     const bool cell = p.a.row != kAll && p.a.col != kAll;
-    return cell ? number(v[0]) : list(v);
+    return cell ? format_number(v[0]) : list(v);
 }
 
 // Fills every placeholder; strict throws at the first problem, lenient writes "—".

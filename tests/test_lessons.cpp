@@ -9,8 +9,17 @@
 #include <vector>
 
 #include "lesson.h"
+#include "worked_arithmetic.h"
 
 namespace {
+
+// A number as PyTorch printed it, as the lessons show it: with a real minus sign
+// (U+2212, core/worked_arithmetic.h), the rest unchanged.
+std::string as_shown(const std::string& pytorch) {
+    std::string out;
+    for (const char ch : pytorch) out += ch == '-' ? std::string("−") : std::string(1, ch);
+    return out;
+}
 
 const attn::LessonLibrary& shipped() {
     static const attn::LessonLibrary library = attn::load_lessons(attn::lessons_dir());
@@ -103,7 +112,7 @@ TEST_CASE("the book's numbers appear in the steps that explain them", "[lessons]
         const std::string text = rendered(where.first, where.second);
         for (const std::string& n : numbers) {
             INFO(where.first << " step " << where.second << ": " << text);
-            CHECK(text.find(n) != std::string::npos);
+            CHECK(text.find(as_shown(n)) != std::string::npos);
         }
     }
 }
@@ -147,6 +156,39 @@ TEST_CASE("placeholders: heads, columns, reducers, literal braces", "[lessons]")
     CHECK(render("{sum:weights[3]}") == "1.0000");
     CHECK(render("{head1.weights[0][0]}") == "1.0000");
     CHECK(render("{rows:concat}x{cols:concat}") == "6x4");
+}
+
+TEST_CASE("{dot} writes a product as the cell details do: worked_arithmetic's terms", "[lessons]") {
+    attn::LessonStep step;
+    step.stage = "context";
+    step.flags = {"--text", "Your journey starts with one step", "--embedding", "book", "--variant", "self-v2",
+                  "--seed", "789", "--d-out", "2"};
+    const attn::Run run = attn::compute(attn::step_settings(step));
+    const attn::Matrix& q = run.trace.heads.at(0).at("queries");
+    const attn::Matrix& k = run.trace.heads.at(0).at("keys");
+    const attn::Matrix& w = run.trace.heads.at(0).at("weights");
+    const attn::Matrix& v = run.trace.heads.at(0).at("values");
+    const auto row = [](const attn::Matrix& m, int r) {
+        std::vector<float> out;
+        for (Eigen::Index c = 0; c < m.cols(); ++c) out.push_back(m(r, c));
+        return out;
+    };
+    const auto col = [](const attn::Matrix& m, int c) {
+        std::vector<float> out;
+        for (Eigen::Index r = 0; r < m.rows(); ++r) out.push_back(m(r, c));
+        return out;
+    };
+    step.text = "{dot:queries[1]|keys[2]}";
+    const std::string qk = attn::render_step_text(step, run);
+    CHECK(qk == attn::format_dot_terms(row(q, 1), row(k, 2)));
+    step.text = "{dot:weights[1]|values[*][0]}";  // 6 tokens: 4 terms, then how many
+    const std::string wv = attn::render_step_text(step, run);
+    CHECK(wv == attn::format_dot_terms(row(w, 1), col(v, 0)));
+    CHECK(wv.find(" + … (6 terms)") != std::string::npos);
+    INFO(qk << " / " << wv);
+    // self-v2 with this seed has negative queries, keys and values: shown as (−x).
+    CHECK((qk + wv).find("·(−") != std::string::npos);
+    CHECK((qk + wv).find('-') == std::string::npos);  // no hyphen for a minus
 }
 
 TEST_CASE("a long row is shortened when listed", "[lessons]") {
