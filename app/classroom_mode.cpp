@@ -1,13 +1,13 @@
 #include "classroom_mode.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "gl.h"
 #include <GLFW/glfw3.h>
 
 #include "colormap.h"
 #include "exports.h"
+#include "file_io.h"
 #include "menu_bar.h"
 #include "screenshot.h"
 #include "session_io.h"
@@ -144,9 +144,12 @@ void ClassroomMode::tour_frame(Session& session, int fb_width, int fb_height, bo
         enter_tour_step(session);
         return;
     }
-    std::ofstream out(std::filesystem::path(*options_.lesson_tour) / "tour.json");
-    out << tour_log_.dump(1) << '\n';
-    if (!out) failed_ = true;
+    try {
+        attn::write_file_atomically((std::filesystem::path(*options_.lesson_tour) / "tour.json").string(),
+                                    tour_log_.dump(1) + "\n", /*durable=*/false);
+    } catch (const attn::FileError&) {
+        failed_ = true;
+    }
     tour_done_ = true;
 }
 

@@ -1,15 +1,20 @@
 #include "colormap.h"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "file_io.h"
 
 namespace app {
 
 ColorMaps ColorMaps::load(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read the colour maps " + path);
+    std::istringstream in;
+    try {
+        in.str(attn::read_file_capped(path, 1 << 20, "a colour map file"));
+    } catch (const attn::FileError& e) {
+        throw std::runtime_error(std::string("cannot read the colour maps ") + e.what());
+    }
     ColorMaps maps;
     int line_no = 0;
     for (std::string line; std::getline(in, line);) {

@@ -47,7 +47,13 @@ void write_png(const MatrixExportRequest& r, const std::string& path, const Heat
                     static_cast<unsigned char>(std::lround(std::clamp(c[static_cast<size_t>(i)], 0.0f, 1.0f) * 255.0f));
         }
     stbi_flip_vertically_on_write(0);
-    if (!stbi_write_png(path.c_str(), w, h, 3, px.data(), w * 3)) throw attn::ExportError("cannot write " + path);
+    std::string png;
+    const auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, w, h, 3, px.data(), w * 3))
+        throw attn::ExportError("cannot write " + path + ": PNG encoding failed");
+    attn::write_file_atomically(path, [&](std::ostream& out) { out << png; });  // whole or not at all, as the others
 }
 
 nlohmann::json matrix_json(const attn::Matrix& m) {

@@ -1,21 +1,21 @@
 #include "heatmap.h"
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
+
+#include "file_io.h"
 
 namespace app {
 
 namespace {
 
 std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read shader " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    try {
+        return attn::read_file_capped(path, 1 << 20, "a shader");
+    } catch (const attn::FileError& e) {
+        throw std::runtime_error(std::string("cannot read shader ") + e.what());
+    }
 }
 
 GLuint compile(GLenum type, const std::string& path) {

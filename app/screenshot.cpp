@@ -1,8 +1,10 @@
 #include "screenshot.h"
 
 #include <iostream>
+#include <string>
 #include <vector>
 
+#include "file_io.h"
 #include "gl.h"
 #include "stb_image_write.h"
 
@@ -14,8 +16,19 @@ bool write_screenshot(const std::string& path, int width, int height) {
     glReadBuffer(GL_BACK);
     glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
     stbi_flip_vertically_on_write(1);  // GL's rows run bottom-up
-    if (!stbi_write_png(path.c_str(), width, height, 3, pixels.data(), width * 3)) {
-        std::cerr << "attnscope: cannot write " << path << "\n";
+    std::string png;
+    const auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, width, height, 3, pixels.data(), width * 3)) {
+        std::cerr << "attnscope: cannot write " << path << ": PNG encoding failed\n";
+        return false;
+    }
+    try {
+        // As the other exports: whole or not at all, and no fsync (a screenshot is made again at once).
+        attn::write_file_atomically(path, png, /*durable=*/false);
+    } catch (const attn::FileError& e) {
+        std::cerr << "attnscope: " << e.what() << "\n";
         return false;
     }
     return true;

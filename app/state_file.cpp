@@ -1,10 +1,8 @@
 #include "state_file.h"
 
-#include <cstdio>
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 
+#include "file_io.h"
 #include "session_file.h"
 
 namespace app {
@@ -75,13 +73,14 @@ void StateFile::update(const Session& session, float ui_scale, const FrameReport
     j.update(classroom);
     const std::string text = j.dump(1);
     if (text == last_ && !force) return;
-    const std::string tmp = path_ + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << text << '\n';
-        if (!out) return;  // a full disk must not stop the app; the next change retries
+    try {
+        // Not durable: rewritten as often as every frame, an fsync each time would slow the
+        // app down, and a state lost in a crash is written again by the next frame.
+        attn::write_file_atomically(path_, text + "\n", /*durable=*/false);
+    } catch (const attn::FileError&) {
+        return;  // a full disk must not stop the app; the next change retries
     }
-    if (std::rename(tmp.c_str(), path_.c_str()) == 0) last_ = text;
+    last_ = text;
 }
 
 }  // namespace app

@@ -1,8 +1,9 @@
 #pragma once
 // The app's state as JSON for tests and scripts: the controls, the tokens on screen,
 // the error shown, and where the widgets and heatmaps are. Written atomically
-// (temporary file, then rename) and only when it changed. `frame` counts the frames
-// drawn, so it changes with each: a test that sees it advance knows the window answers.
+// (attn::write_file_atomically, without fsync) and only when it changed. `frame` counts
+// the frames drawn, so it changes with each: a test that sees it advance knows the window
+// answers.
 #include <string>
 
 #include <nlohmann/json.hpp>

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "data_dir.h"
+#include "file_io.h"
 #include "gpt2_pretokenizer.h"
 #include "utf8.h"
 
@@ -74,12 +74,16 @@ private:
     int depth_ = 0;
 };
 
+// encoder.json is about 1 MB; the cap only stops a wrong file from filling the memory.
+constexpr std::uintmax_t kMaxVocabularyBytes = 16u << 20;
+
 std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw TokenizeError("GPT-2 vocabulary not found: " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    try {
+        return read_file_capped(path, kMaxVocabularyBytes, "GPT-2's vocabulary");
+    } catch (const FileError& e) {
+        if (e.problem == FileError::Problem::Missing) throw TokenizeError("GPT-2 vocabulary not found: " + path);
+        throw TokenizeError(std::string("GPT-2 vocabulary unusable: ") + e.what());
+    }
 }
 
 // Keys are short (most tokens are under 8 bytes): mix 8-byte words, then the length.

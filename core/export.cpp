@@ -1,15 +1,13 @@
 #include "export.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
+#include <sstream>
 
+#include "file_io.h"
 #include "trace_json.h"
 
 namespace attn {
@@ -97,28 +95,13 @@ void write_csv(std::ostream& out, const Matrix& m) {
 }
 
 void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
-    const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()));
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw ExportError("cannot write '" + path.string() + "': " + std::strerror(errno));
-    std::error_code ec;
+    std::ostringstream out;
+    write(out);  // a writer that throws leaves no file behind: none is opened before it ends
     try {
-        write(out);
-    } catch (...) {
-        out.close();
-        fs::remove(tmp, ec);
-        throw;
-    }
-    out.close();
-    if (!out) {
-        const std::string why = std::strerror(errno);
-        fs::remove(tmp, ec);
-        throw ExportError("cannot write '" + path.string() + "': " + why);
-    }
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(tmp, ignored);
-        throw ExportError("cannot write '" + path.string() + "': " + ec.message());
+        // Not durable: an export is many files, made again in a moment if a crash loses one.
+        write_file_atomically(path.string(), out.str(), /*durable=*/false);
+    } catch (const FileError& e) {
+        throw ExportError("cannot write '" + path.string() + "': " + e.reason);
     }
 }
 

@@ -29,8 +29,9 @@ void write_npy(std::ostream& out, const Matrix& m, bool as_vector = false);
 // -inf (a masked score) is written as -inf, which NumPy and Python's float() read back.
 void write_csv(std::ostream& out, const Matrix& m);
 
-// Writes path through a temporary file in the same directory renamed over it at the end,
-// so that path either keeps its old content or holds the whole new one.
+// What `write` writes, in memory, then to path through write_file_atomically (file_io.h):
+// a temporary file in the same directory renamed over it at the end, so that path either
+// keeps its old content or holds the whole new one. Throws ExportError.
 void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
 
 // Writes the run into dir (created if missing): model stages as NAME.npy and NAME.csv,

@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "data_dir.h"
+#include "file_io.h"
 #include "stage_catalogue.h"
 
 namespace attn {
@@ -221,15 +220,14 @@ Lesson parse_lesson(const std::string& json_text, const std::string& source) {
 }
 
 Lesson load_lesson(const std::string& path) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec) throw LessonError(path + ": cannot read: " + ec.message());
-    if (size > kMaxLessonBytes) throw LessonError(path + ": larger than 1 MB, not a lesson");
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) throw LessonError(path + ": cannot read");
-    return parse_lesson(text.str(), path);
+    std::string text;
+    try {
+        text = read_file_capped(path, kMaxLessonBytes, "a lesson");
+    } catch (const FileError& e) {
+        if (e.problem == FileError::Problem::TooLarge) throw LessonError(e.what());  // "...; a lesson is at most 1 MB"
+        throw LessonError(path + ": cannot read: " + e.reason);  // "cannot read: No such file or directory"
+    }
+    return parse_lesson(text, path);
 }
 
 LessonLibrary load_lessons(const std::string& dir) {

@@ -5,15 +5,11 @@
 // "Copy as PyTorch").
 #include <string>
 
+#include "cli_command.h"
 #include "pipeline.h"
 #include "settings.h"
 
 namespace attn {
-
-// The attnscope-cli command for these settings: --variant, then every flag whose value
-// differs from the default, quoted for a POSIX shell. Leaves out --stages, --time and the
-// output-mode flags (--emit-pytorch, --export).
-std::string cli_command(const Settings& s);
 
 // A Python program for `run`, which compute(s) produced. Run with PyTorch it prints the
 // book's key tensors, then on its last line the JSON attnscope-cli prints for s (every

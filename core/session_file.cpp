@@ -2,17 +2,10 @@
 #include "session_file.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <cstdint>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "file_io.h"
 
 namespace attn {
 
@@ -125,16 +118,6 @@ Settings parse_settings_json(const json& j, const Checker& check) {
     }
 }
 
-std::string errno_text() { return std::strerror(errno); }
-
-// The directory entry of a rename is only durable once the directory is synced.
-void sync_directory(const std::string& dir) {
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-    if (fd < 0) return;  // the rename happened; durability is the best we can do
-    ::fsync(fd);
-    ::close(fd);
-}
-
 }  // namespace
 
 std::string session_json(const SavedSession& session) {
@@ -192,51 +175,21 @@ SavedSession parse_session(const std::string& text, const std::string& source) {
 
 void save_session(const std::string& path, const SavedSession& session) {
     const std::string text = session_json(session) + "\n";
-    const auto fail = [&](const std::string& why) { throw SessionError(path + ": cannot save: " + why); };
-    const std::filesystem::path target(path);
-    const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
-    // In the same directory, so the rename is atomic (same file system).
-    std::string tmp = (std::filesystem::path(dir) / ("." + target.filename().string() + ".XXXXXX")).string();
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) fail(errno_text());
-    const auto abandon = [&](const std::string& why) {
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        fail(why);
-    };
-    ::fchmod(fd, 0644);  // mkstemp's 0600 would hide the file from a colleague
-    for (size_t done = 0; done < text.size();) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) abandon(errno_text());
-        done += static_cast<size_t>(n);
+    try {
+        write_file_atomically(path, text, /*durable=*/true);
+    } catch (const FileError& e) {
+        throw SessionError(path + ": cannot save: " + e.reason);
     }
-    if (::fsync(fd) != 0) abandon(errno_text());
-    if (::close(fd) != 0) {
-        ::unlink(tmp.c_str());
-        fail(errno_text());
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string why = errno_text();
-        ::unlink(tmp.c_str());
-        fail(why);
-    }
-    sync_directory(dir);
 }
 
 SavedSession load_session(const std::string& path) {
-    const auto fail = [&](const std::string& why) { throw SessionError(path + ": " + why); };
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) fail("no such file");
-    if (!std::filesystem::is_regular_file(path, ec)) fail("not a file");
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec) fail("cannot read: " + ec.message());
-    if (size > kMaxBytes) fail("the file is " + std::to_string(size) + " bytes; a session is at most 1 MB");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail("cannot read: " + errno_text());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_session(text.str(), path);
+    std::string text;
+    try {
+        text = read_file_capped(path, kMaxBytes, "a session");
+    } catch (const FileError& e) {
+        throw SessionError(e.what());  // "PATH: no such file", "PATH: the file is N bytes; a session is at most 1 MB"
+    }
+    return parse_session(text, path);
 }
 
 }  // namespace attn

@@ -43,8 +43,10 @@ std::string session_json(const SavedSession& session);
 // Parses and checks a session; `source` names it in messages. Throws SessionError.
 SavedSession parse_session(const std::string& json_text, const std::string& source);
 
-// Writes a temporary file in the same directory, fsyncs it and renames it over `path`:
-// a crash or a full disk leaves the old file or the new one, never half of one.
+// Writes through write_file_atomically (file_io.h), durably: a temporary file in the
+// same directory, fsynced and renamed over `path`, then the directory fsynced: a crash or
+// a full disk leaves the old file or the new one, never half of one. Throws SessionError
+// "PATH: cannot save: <why>".
 void save_session(const std::string& path, const SavedSession& session);
 // Throws SessionError for a missing, damaged, foreign, newer or out-of-range file.
 SavedSession load_session(const std::string& path);

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "file_io.h"
 #include "utf8.h"
 
 namespace attn {
@@ -71,20 +70,19 @@ SimpleTokenizerV2::SimpleTokenizerV2(std::string_view corpus) {
 }
 
 std::string SimpleTokenizerV2::load_corpus(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (!fs::exists(path, ec)) throw TokenizeError("corpus file not found: " + path);
-    if (fs::is_directory(path, ec)) throw TokenizeError("corpus path is a directory, not a file: " + path);
-    const auto size = fs::file_size(path, ec);
-    if (ec) throw TokenizeError("cannot read corpus file: " + path);
-    if (size > kMaxCorpusBytes)
-        throw TokenizeError("corpus file is too large (" + std::to_string(size >> 20) + " MB, limit " +
-                            std::to_string(kMaxCorpusBytes >> 20) + " MB): " + path);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw TokenizeError("cannot read corpus file: " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
+    std::string text;
+    try {
+        text = read_file_capped(path, kMaxCorpusBytes, "a corpus");
+    } catch (const FileError& e) {
+        std::error_code ec;
+        if (e.problem == FileError::Problem::Missing) throw TokenizeError("corpus file not found: " + path);
+        if (std::filesystem::is_directory(path, ec))
+            throw TokenizeError("corpus path is a directory, not a file: " + path);
+        if (e.problem == FileError::Problem::TooLarge)
+            throw TokenizeError("corpus file is too large (" + std::to_string(e.size >> 20) + " MB, limit " +
+                                std::to_string(kMaxCorpusBytes >> 20) + " MB): " + path);
+        throw TokenizeError("cannot read corpus file: " + path);
+    }
     if (text.empty()) throw TokenizeError("corpus file is empty: " + path);
     if (const auto nul = text.find('\0'); nul != std::string::npos)
         throw TokenizeError("corpus file looks binary (NUL byte at offset " + std::to_string(nul) + "): " + path);
