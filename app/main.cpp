@@ -8,23 +8,23 @@
 #include <iostream>
 #include <optional>
 
-#include "gl.h"
+#include "graphics/gl.h"
 #include <GLFW/glfw3.h>
 
-#include "app_options.h"
-#include "data_dir.h"
-#include "user_error.h"
-#include "driver_pinning.h"
+#include "state/app_options.h"
+#include "base/data_dir.h"
+#include "base/user_error.h"
+#include "graphics/driver_pinning.h"
 #include "backends/imgui_impl_glfw.h"
 #include "backends/imgui_impl_opengl3.h"
-#include "frame_bench.h"
+#include "state/frame_bench.h"
 #include "imgui.h"
 #include "keyboard.h"
-#include "memory.h"
-#include "screenshot.h"
+#include "numerics/memory.h"
+#include "graphics/screenshot.h"
 #include "state_file.h"
 #include "ui.h"
-#include "version.h"
+#include "base/version.h"
 
 namespace {
 
@@ -126,11 +126,11 @@ int main(int argc, char** argv) {
         }
         app::HeatmapCache cache;
         app::ViewMemo memo;
-        app::Session session(startup->settings, [] { glfwPostEmptyEvent(); });
-        session.select_head(opts.selected_head);
-        session.scroll_to_stage = opts.show_stage;
+        app::LiveRun live(startup->settings, [] { glfwPostEmptyEvent(); });
+        live.select_head(opts.selected_head);
+        live.scroll_to_stage = opts.show_stage;
         app::ClassroomMode classroom(opts, [] { glfwPostEmptyEvent(); });
-        if (const std::string bad = classroom.start(session, ui_scale); !bad.empty()) {
+        if (const std::string bad = classroom.start(live, ui_scale); !bad.empty()) {
             std::cerr << "attnscope: " << bad << "\n";
             painter.reset();
             exit_code = 2;
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
 
         while (painter && !glfwWindowShouldClose(window)) {
             app::release_held_keys(window);  // the last frame saw them down
-            if (session.computing()) {
+            if (live.computing()) {
                 // Under software OpenGL a frame costs both cores, which the recompute needs
                 // more than the unchanged view needs redrawing: draw on input, when the
                 // worker's result wakes the loop, or at 10 frames a second.
@@ -169,21 +169,21 @@ int main(int argc, char** argv) {
             ImGui::NewFrame();
             const ImGuiIO& io = ImGui::GetIO();
             bool quit = io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q);
-            bool asked = session.update();
+            bool asked = live.update();
             report = app::FrameReport{};
-            classroom.before_draw(session, ui_scale, *painter, report.widgets, quit);
+            classroom.before_draw(live, ui_scale, *painter, report.widgets, quit);
             if (quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
-            const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), session.run_version()};
-            app::draw_window(session, ui_scale, ctx, memo, report, classroom);
-            classroom.after_draw(session, ui_scale, *painter, ctx);
+            const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), live.run_version()};
+            app::draw_window(live, ui_scale, ctx, memo, report, classroom);
+            classroom.after_draw(live, ui_scale, *painter, ctx);
             app::close_popups_on_escape();
             report.popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
             // The benchmark changes a control where a widget would: while the frame is drawn.
-            if (bench.wants_change() && !change_pending && !session.computing()) {
-                bench.make_change(session.controls);
+            if (bench.wants_change() && !change_pending && !live.computing()) {
+                bench.make_change(live.controls);
                 change_pending = true;
             }
-            asked |= session.update();  // a control changed this frame starts its recompute now
+            asked |= live.update();  // a control changed this frame starts its recompute now
             ImGui::Render();
             cache.end_frame();
             // This frame shows the run from before the change. Drawing it would take the
@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
             // recompute fits in a frame it is not drawn: the next frame shows the new run.
             // A frame that brings a new run is always drawn, so a slider dragged without
             // pause still shows every run that finished.
-            if (asked && session.run_version() == shown_version && session.wait_for_run(kFrameBudget)) {
+            if (asked && live.run_version() == shown_version && live.wait_for_run(kFrameBudget)) {
                 last_event = std::chrono::steady_clock::now();
                 continue;
             }
@@ -204,20 +204,20 @@ int main(int argc, char** argv) {
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
             const bool settled =
-                !session.computing() && !classroom.busy() && (session.run() || !session.error().empty());
+                !live.computing() && !classroom.busy() && (live.run() || !live.error().empty());
             if (settled) ++settled_frames;
             if (opts.screenshot && (settled_frames >= opts.frames || seconds_since(started) > kScreenshotTimeout)) {
                 if (!app::write_screenshot(*opts.screenshot, fb_w, fb_h)) exit_code = 1;
                 glfwSetWindowShouldClose(window, GLFW_TRUE);
             }
-            classroom.after_render(window, session, ui_scale, *painter, fb_w, fb_h, settled);
+            classroom.after_render(window, live, ui_scale, *painter, fb_w, fb_h, settled);
             if (classroom.wants_exit()) glfwSetWindowShouldClose(window, GLFW_TRUE);
             glfwSwapBuffers(window);
 
             if (bench.active()) {
                 if (bench.wants_change() || change_pending) {
-                    if (change_pending && session.run_version() != shown_version && settled) {
-                        bench.change_shown(session.run_requested_at(), session.last_compute_ms());
+                    if (change_pending && live.run_version() != shown_version && settled) {
+                        bench.change_shown(live.run_requested_at(), live.last_compute_ms());
                         change_pending = false;
                     } else if (change_pending) {
                         bench.old_view_drawn();
@@ -230,8 +230,8 @@ int main(int argc, char** argv) {
                     glfwSetWindowShouldClose(window, GLFW_TRUE);
                 }
             }
-            shown_version = session.run_version();
-            if (session.computing()) last_event = std::chrono::steady_clock::now();
+            shown_version = live.run_version();
+            if (live.computing()) last_event = std::chrono::steady_clock::now();
             // A frame drawn just before presenter mode or the UI scale changed shows a
             // layout the next frames replace (the new size and type first, then Dear
             // ImGui's work area below the menu bar). The state file skips them, so that
@@ -241,10 +241,10 @@ int main(int argc, char** argv) {
                 --layout_frames_left;
                 glfwPostEmptyEvent();  // draw those frames now
             } else if (state) {
-                state->update(session, ui_scale, report, classroom.state(session));
+                state->update(live, ui_scale, report, classroom.state(live));
             }
         }
-        if (state) state->update(session, ui_scale, report, classroom.state(session), true);
+        if (state) state->update(live, ui_scale, report, classroom.state(live), true);
         if (classroom.failed()) exit_code = 1;
     }
 

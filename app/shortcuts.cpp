@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gl.h"
+#include "graphics/gl.h"
 #include <GLFW/glfw3.h>
 
-#include "lesson_player.h"
+#include "state/lesson_player.h"
 
 namespace app {
 
@@ -37,15 +37,15 @@ bool question_mark_typed() {
 void handle_shortcuts(AppContext& app, FileDialog& dialog) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;  // keys belong to the text field
-    Classroom& c = app.classroom;
-    ControlValues& v = app.session.controls;
+    ViewState& c = app.classroom;
+    ControlValues& v = app.live.controls;
     if (io.KeyCtrl) {
         if (pressed(GLFW_KEY_S)) dialog.open(FileAction::SaveSession);
         if (pressed(GLFW_KEY_O)) dialog.open(FileAction::OpenSession);
         return;
     }
-    if (pressed(GLFW_KEY_RIGHT)) next_step(c, app.session);
-    if (pressed(GLFW_KEY_LEFT)) previous_step(c, app.session);
+    if (pressed(GLFW_KEY_RIGHT)) next_step(c, app.live);
+    if (pressed(GLFW_KEY_LEFT)) previous_step(c, app.live);
     if (pressed(GLFW_KEY_F5)) c.presenter = !c.presenter;
     attn::AttentionConfig& a = v.attention;
     const attn::SettingRow& heads = attn::setting("heads");
@@ -58,7 +58,7 @@ void handle_shortcuts(AppContext& app, FileDialog& dialog) {
     if (c.help && pressed(GLFW_KEY_ESCAPE)) c.help = false;
 }
 
-void draw_help_overlay(Classroom& c, const DrawContext& ctx) {
+void draw_help_overlay(ViewState& c, const DrawContext& ctx) {
     if (!c.help) return;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 20.0f * ctx.ui_scale, vp->WorkPos.y + 20.0f),

@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "file_io.h"
-#include "session_file.h"
+#include "base/file_io.h"
+#include "classroom/session_file.h"
 
 namespace app {
 
@@ -11,17 +11,17 @@ namespace {
 
 nlohmann::json rect_json(ImVec2 a, ImVec2 b) { return {a.x, a.y, b.x, b.y}; }
 
-nlohmann::json state_json(const Session& session, float ui_scale, const FrameReport& report) {
+nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport& report) {
     // The controls' values as a session file's "settings" (null: unset, e.g. d_out_v = d_out).
-    nlohmann::json j = attn::settings_json(session.controls);
-    j["corpus_error"] = session.corpus.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(session.corpus.error);
-    j["error"] = session.error().empty() ? nlohmann::json(nullptr) : nlohmann::json(session.error());
-    j["selected_head"] = session.shown_head();
+    nlohmann::json j = attn::settings_json(live.controls);
+    j["corpus_error"] = live.corpus.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(live.corpus.error);
+    j["error"] = live.error().empty() ? nlohmann::json(nullptr) : nlohmann::json(live.error());
+    j["selected_head"] = live.shown_head();
     j["ui_scale"] = ui_scale;
-    j["computing"] = session.computing();
-    j["run_version"] = session.run_version();
+    j["computing"] = live.computing();
+    j["run_version"] = live.run_version();
     nlohmann::json tokens = nlohmann::json::array(), ids = nlohmann::json::array();
-    if (const attn::Run* run = session.run()) {
+    if (const attn::Run* run = live.run()) {
         tokens = run->tokens.tokens;
         ids = run->tokens.ids;
         j["shown_variant"] = run->trace.variant;
@@ -66,9 +66,9 @@ nlohmann::json state_json(const Session& session, float ui_scale, const FrameRep
 
 }  // namespace
 
-void StateFile::update(const Session& session, float ui_scale, const FrameReport& report,
+void StateFile::update(const LiveRun& live, float ui_scale, const FrameReport& report,
                        const nlohmann::json& classroom, bool force) {
-    nlohmann::json j = state_json(session, ui_scale, report);
+    nlohmann::json j = state_json(live, ui_scale, report);
     j["frame"] = ++frame_;
     j.update(classroom);
     const std::string text = j.dump(1);

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "session.h"
+#include "state/live_run.h"
 #include "ui.h"
 
 namespace app {
@@ -18,7 +18,7 @@ public:
     explicit StateFile(std::string path) : path_(std::move(path)) {}
     // Writes unless the state equals what was written last; `force` writes anyway.
     // `classroom` holds classroom mode's entries (ClassroomMode::state), merged in.
-    void update(const Session& session, float ui_scale, const FrameReport& report, const nlohmann::json& classroom,
+    void update(const LiveRun& live, float ui_scale, const FrameReport& report, const nlohmann::json& classroom,
                 bool force = false);
 
 private:

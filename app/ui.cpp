@@ -2,67 +2,67 @@
 
 #include <algorithm>
 
-#include "head_lines_view.h"
-#include "lesson_panel.h"
-#include "ui_colors.h"
+#include "views/head_lines_view.h"
+#include "panels/lesson_panel.h"
+#include "graphics/ui_colors.h"
 
 namespace app {
 
 namespace {
 
-void run_summary(const Session& session, const attn::Run& run) {
+void run_summary(const LiveRun& live, const attn::Run& run) {
     const attn::Trace& t = run.trace;
     const std::string embedding = run.embedding == "book" ? "the book's 3-d vectors" : "random nn.Embedding";
     ImGui::TextWrapped("variant %s · %zu head%s · embedding: %s · computed in %.1f ms%s", t.variant.c_str(),
-                t.heads.size(), t.heads.size() == 1 ? "" : "s", embedding.c_str(), session.last_compute_ms(),
-                session.last_was_dropout_only() ? " (only the stages after the weights)" : "");
+                t.heads.size(), t.heads.size() == 1 ? "" : "s", embedding.c_str(), live.last_compute_ms(),
+                live.last_was_dropout_only() ? " (only the stages after the weights)" : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::TextWrapped("Numbers in cells are rounded to 2 decimals; hover a cell for its exact value and how it was "
                        "computed. Rows are queries, columns are keys.");
     ImGui::PopStyleColor();
 }
 
-void view(Session& session, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
-    const attn::Run* run = session.run();
-    if (session.computing())
+void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
+    const attn::Run* run = live.run();
+    if (live.computing())
         ImGui::TextColored(ui_color(ui_colors().busy), "computing…");
     if (!run) {
-        if (!session.computing()) ImGui::TextWrapped("Nothing to show yet: %s", session.error().c_str());
+        if (!live.computing()) ImGui::TextWrapped("Nothing to show yet: %s", live.error().c_str());
         return;
     }
-    if (!session.error().empty()) {  // here too: the controls' own copy may be scrolled out of sight
+    if (!live.error().empty()) {  // here too: the controls' own copy may be scrolled out of sight
         ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
-        ImGui::TextWrapped("Cannot compute: %s. Showing the last settings that worked.", session.error().c_str());
+        ImGui::TextWrapped("Cannot compute: %s. Showing the last settings that worked.", live.error().c_str());
         ImGui::PopStyleColor();
     }
-    run_summary(session, *run);
-    const attn::Settings& shown = session.run_settings();
+    run_summary(live, *run);
+    const attn::Settings& shown = live.run_settings();
     draw_token_chips("Tokens", run->tokens, shown.tokenizer, shown.text, ctx, report.chips);
     if (run->tokens2)
         draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx, report.chips);
-    session.window.draw(*run, session.run_version(), ctx, report.widgets, report.window);
+    cm.sliding_window.draw(*run, live.run_version(), ctx, report.widgets, report.window);
     ImGui::Separator();
     const ViewTab tab = draw_view_tabs(cm.classroom, report.widgets);
     const attn::LessonStep* step = current_step(cm.classroom);
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
-    if (tab == ViewTab::Compare) return cm.compare.draw(cm.classroom, session, ctx, step ? &marks : nullptr, report.heatmaps);
+    if (tab == ViewTab::Compare) return cm.compare.draw(cm.classroom, live, ctx, step ? &marks : nullptr, report.heatmaps);
     if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx, report.widgets);
-    const int head = session.shown_head();  // a head of `run`, whatever was asked for
+    const int head = live.shown_head();  // a head of `run`, whatever was asked for
     if (run->trace.heads.size() > 1) {
         if (const std::optional<int> clicked = draw_head_strip(*run, head, ctx, report.heatmaps))
-            session.select_head(*clicked);
+            live.select_head(*clicked);
         ImGui::Separator();
     }
     ImGui::PushFont(ctx.fonts.heading);
     ImGui::Text("Pipeline of head %d", head + 1);
     ImGui::PopFont();
-    draw_pipeline(*run, head, ctx, memo, session.scroll_to_stage, report.heatmaps,
+    draw_pipeline(*run, head, ctx, memo, live.scroll_to_stage, report.heatmaps,
                   step ? &marks : nullptr);
 }
 
 }  // namespace
 
-void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,
+void draw_window(LiveRun& live, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,
                  ClassroomMode& cm) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
@@ -73,15 +73,15 @@ void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, View
     if (!cm.classroom.presenter) {  // presenter mode hides the controls
         const float panel = std::min(330.0f * ctx.ui_scale, vp->WorkSize.x * 0.4f);
         ImGui::BeginChild("controls", ImVec2(panel, 0.0f), true);
-        draw_controls(session, ui_scale, ctx.fonts, report.widgets);
+        draw_controls(live, ui_scale, ctx.fonts, report.widgets);
         ImGui::EndChild();
         ImGui::SameLine();
     }
     // The lesson bar stays put while the view below it scrolls to the step's stage.
     ImGui::BeginGroup();
-    draw_lesson_bar(session, cm.classroom, cm.step_text, ctx);
+    draw_lesson_bar(live, cm.classroom, cm.step_text, ctx);
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
-    view(session, cm, ctx, memo, report);
+    view(live, cm, ctx, memo, report);
     ImGui::EndChild();
     ImGui::EndGroup();
     ImGui::End();

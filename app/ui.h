@@ -1,11 +1,11 @@
 #pragma once
 // The whole window, drawn once a frame: controls on the left, the run on the right
 // (tokens, every head, the selected head's pipeline).
-#include "classroom_mode.h"
-#include "controls.h"
-#include "pipeline_view.h"
-#include "sliding_window_view.h"
-#include "token_chips.h"
+#include "panels/classroom_mode.h"
+#include "panels/controls.h"
+#include "views/pipeline_view.h"
+#include "views/sliding_window_view.h"
+#include "views/token_chips.h"
 
 namespace app {
 
@@ -17,7 +17,7 @@ struct FrameReport {  // where things were drawn this frame, for the state file
     bool popup_open = false;  // a menu, combo list or dialog: the next click closes it first
 };
 
-void draw_window(Session& session, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,
+void draw_window(LiveRun& live, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,
                  ClassroomMode& classroom);
 
 }  // namespace app

@@ -4,9 +4,9 @@
 // same work in the same run and prints the ratios. Threads: OMP_NUM_THREADS.
 #include <benchmark/benchmark.h>
 
-#include "attention.h"
-#include "embedding.h"
-#include "memory.h"
+#include "attention/attention.h"
+#include "attention/embedding.h"
+#include "numerics/memory.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "bpe_tokenizer.h"
+#include "text/gpt2_tokenizer.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <sstream>
 
-#include "trace_json.h"
+#include "output/trace_json.h"
 
 namespace cli {
 

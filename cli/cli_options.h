@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "memory_budget.h"
-#include "settings.h"
+#include "attention/memory_budget.h"
+#include "settings/settings.h"
 
 namespace cli {
 

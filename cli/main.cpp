@@ -6,12 +6,12 @@
 #include <iostream>
 
 #include "cli_options.h"
-#include "export.h"
-#include "memory.h"
-#include "pipeline.h"
-#include "pytorch_emit.h"
-#include "trace_json.h"
-#include "version.h"
+#include "output/stage_files.h"
+#include "numerics/memory.h"
+#include "attention/pipeline.h"
+#include "output/pytorch_emit.h"
+#include "output/trace_json.h"
+#include "base/version.h"
 
 namespace {
 

@@ -14,13 +14,13 @@
 #include <string_view>
 #include <unistd.h>
 
-#include "attention.h"
-#include "comparisons.h"
-#include "lesson.h"
-#include "pipeline.h"
-#include "session_file.h"
-#include "settings.h"
-#include "tokenizer.h"
+#include "attention/attention.h"
+#include "attention/comparisons.h"
+#include "classroom/lesson.h"
+#include "attention/pipeline.h"
+#include "classroom/session_file.h"
+#include "settings/settings.h"
+#include "text/tokenizer.h"
 
 namespace fuzz {
 

@@ -2,8 +2,8 @@
 // the file's bytes. load_corpus accepts exactly non-empty UTF-8 text without NUL bytes;
 // an accepted corpus then gives the vocabulary of a whole pipeline run.
 #include "fuzz_common.h"
-#include "simple_tokenizer.h"
-#include "utf8.h"
+#include "text/simple_tokenizer.h"
+#include "text/utf8.h"
 
 using namespace attn;
 

@@ -1,9 +1,9 @@
 // GPT-2's byte-level BPE: any bytes encode (ill-formed UTF-8 included) and decode back to
 // the same bytes (bpe_tokenizer.h); spans tile the text, tokens show their ids' bytes.
 // The input's bytes, read as 16-bit ids, are decoded too (ids >= 50257: TokenizeError).
-#include "bpe_tokenizer.h"
+#include "text/gpt2_tokenizer.h"
 #include "fuzz_common.h"
-#include "utf8.h"
+#include "text/utf8.h"
 
 using namespace attn;
 

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "fuzz_common.h"
-#include "simple_tokenizer.h"
+#include "text/simple_tokenizer.h"
 
 using namespace attn;
 

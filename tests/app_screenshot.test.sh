@@ -65,7 +65,7 @@ fi
 # the way across, where no other line of a 6-token causal head passes.
 FLAGS=(--variant causal --text "Your journey starts with one step")
 headless "$APP" "${FLAGS[@]}" --tab head-view --state-out "$WORK/hv.json" --screenshot "$WORK/hv.png" >/dev/null 2>&1
-check "--tab head-view opens the head view" test "$(json "$WORK/hv.json" "s['tab']")" = head_view
+check "--tab head-view opens the head view" test "$(json "$WORK/hv.json" "s['tab']")" = head-view
 at_quarter() {  # at_quarter Q K: the pixel a quarter of the way along the line from query Q to key K
     json "$WORK/hv.json" "' '.join(str(round(v)) for v in (lambda x0, y0, x1, y1: (x0 + (x1 - x0) / 4,
         y0 + (y1 - y0) / 6 * (0.5 + $1 + ($2 - $1) / 4)))(*s['widgets']['head_view_lines']))"

@@ -1,4 +1,4 @@
-// GPT-2 BPE (core/bpe_tokenizer.h) against tiktoken: the book's example, and the golden ids
+// GPT-2 BPE (core/text/gpt2_tokenizer.h) against tiktoken: the book's example, and the golden ids
 // js-tiktoken gave for tests/bpe/bpe_golden.json (made by tests/bpe/make_bpe_golden.js).
 #include <catch2/catch.hpp>
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "bpe_tokenizer.h"
-#include "data_dir.h"
+#include "text/gpt2_tokenizer.h"
+#include "base/data_dir.h"
 
 namespace {
 

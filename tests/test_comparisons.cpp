@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "comparisons.h"
+#include "attention/comparisons.h"
 
 namespace {
 

@@ -1,11 +1,11 @@
-// Where programs find their data (core/data_dir.h): an override, an installed tree
+// Where programs find their data (core/base/data_dir.h): an override, an installed tree
 // (moved or not), the build tree; a clear reason when none holds it.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 
-#include "data_dir.h"
+#include "base/data_dir.h"
 
 namespace fs = std::filesystem;
 

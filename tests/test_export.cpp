@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "export.h"
-#include "pipeline.h"
+#include "output/stage_files.h"
+#include "attention/pipeline.h"
 
 namespace fs = std::filesystem;
 

@@ -1,4 +1,4 @@
-// The one atomic writer and the one capped reader (core/file_io.h): what is written reads
+// The one atomic writer and the one capped reader (core/base/file_io.h): what is written reads
 // back; a file over the cap, a missing file, a directory and a FIFO are refused in one
 // line naming the file; a write that fails, for a missing directory or a full disk, leaves
 // the old file as it was and no temporary file.
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file_io.h"
+#include "base/file_io.h"
 
 namespace fs = std::filesystem;
 using attn::FileError;

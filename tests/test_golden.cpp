@@ -18,9 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pipeline.h"
-#include "settings.h"
-#include "trace_json.h"
+#include "attention/pipeline.h"
+#include "settings/settings.h"
+#include "output/trace_json.h"
 
 using nlohmann::json;
 

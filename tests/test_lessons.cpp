@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "lesson.h"
-#include "worked_arithmetic.h"
+#include "classroom/lesson.h"
+#include "output/worked_arithmetic.h"
 
 namespace {
 
 // A number as PyTorch printed it, as the lessons show it: with a real minus sign
-// (U+2212, core/worked_arithmetic.h), the rest unchanged.
+// (U+2212, core/output/worked_arithmetic.h), the rest unchanged.
 std::string as_shown(const std::string& pytorch) {
     std::string out;
     for (const char ch : pytorch) out += ch == '-' ? std::string("−") : std::string(1, ch);

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <string>
 
-#include "lesson.h"
-#include "memory_budget.h"
-#include "pipeline.h"
-#include "settings.h"
+#include "classroom/lesson.h"
+#include "attention/memory_budget.h"
+#include "attention/pipeline.h"
+#include "settings/settings.h"
 
 namespace {
 

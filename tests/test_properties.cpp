@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "attention.h"
-#include "pipeline.h"
-#include "settings.h"
+#include "attention/attention.h"
+#include "attention/pipeline.h"
+#include "settings/settings.h"
 
 using attn::Matrix;
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "attention.h"
-#include "pipeline.h"
-#include "settings.h"
-#include "torch_random.h"
+#include "attention/attention.h"
+#include "attention/pipeline.h"
+#include "settings/settings.h"
+#include "numerics/torch_random.h"
 
 using attn::Matrix;
 

@@ -11,10 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lesson.h"
-#include "pipeline.h"
-#include "session_file.h"
-#include "trace_json.h"
+#include "classroom/lesson.h"
+#include "attention/pipeline.h"
+#include "classroom/session_file.h"
+#include "output/trace_json.h"
 
 namespace fs = std::filesystem;
 using Catch::Contains;

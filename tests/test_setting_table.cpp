@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "session_file.h"
-#include "settings.h"
+#include "classroom/session_file.h"
+#include "settings/settings.h"
 
 namespace {
 

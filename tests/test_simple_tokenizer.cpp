@@ -1,4 +1,4 @@
-// Chapter 2's SimpleTokenizerV2 (core/simple_tokenizer.h). Expected ids were computed by the
+// Chapter 2's SimpleTokenizerV2 (core/text/simple_tokenizer.h). Expected ids were computed by the
 // book's listing (re.split / sorted(set(...)) / re.sub) in Python 3 on the same corpus.
 #include <catch2/catch.hpp>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "simple_tokenizer.h"
+#include "text/simple_tokenizer.h"
 
 namespace {
 

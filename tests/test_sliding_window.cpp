@@ -1,9 +1,9 @@
-// Chapter 2's sliding-window sampling (core/sliding_window.h).
+// Chapter 2's sliding-window sampling (core/attention/sliding_window.h).
 #include <catch2/catch.hpp>
 
-#include "bpe_tokenizer.h"
-#include "sliding_window.h"
-#include "tokenizer.h"
+#include "text/gpt2_tokenizer.h"
+#include "attention/sliding_window.h"
+#include "text/tokenizer.h"
 
 using Ids = std::vector<int64_t>;
 

@@ -1,4 +1,4 @@
-// The stage catalogue (core/stage_catalogue.h) is the one list of stages: every stage
+// The stage catalogue (core/attention/stage_catalogue.h) is the one list of stages: every stage
 // any variant records, with any option, is in it with the axes and colour scale the
 // trace recorded, and every row is complete. A stage added to the engine but not to the
 // catalogue fails here.
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "comparisons.h"
-#include "pipeline.h"
-#include "settings.h"
-#include "stage_catalogue.h"
+#include "attention/comparisons.h"
+#include "attention/pipeline.h"
+#include "settings/settings.h"
+#include "attention/stage_catalogue.h"
 
 namespace {
 

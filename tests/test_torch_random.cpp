@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "torch_random.h"
+#include "numerics/torch_random.h"
 
 using attn::Matrix;
 

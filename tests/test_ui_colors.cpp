@@ -1,4 +1,4 @@
-// The interface colours each theme states (app/colormap.h UiColors): the default keeps
+// The interface colours each theme states (app/state/colormap.h UiColors): the default keeps
 // the app's old colours, the colour-blind-safe and high-contrast themes keep text
 // readable on the white window, and the colour-blind error is no pure red.
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "colormap.h"
+#include "state/colormap.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Worked arithmetic: the one way lesson texts and the app's cell details write a number
-// and a dot product (core/worked_arithmetic.h).
+// and a dot product (core/output/worked_arithmetic.h).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "worked_arithmetic.h"
+#include "output/worked_arithmetic.h"
 
 namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();

@@ -1,0 +1,93 @@
+#pragma once
+// Heatmaps as textures: a matrix is uploaded once as a GL_R32F texture (one texel
+// per cell) and coloured by shaders/heatmap.frag into a texture of its on-screen
+// size, which ImGui then draws as one image. Both steps rerun only when the values,
+// the size or the colour scale change, so a frame costs one textured quad per heatmap
+// however many cells it has.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "state/colormap.h"
+#include "graphics/gl.h"
+#include "imgui.h"
+#include "numerics/tensor.h"
+
+namespace app {
+
+enum class ColorMode { Sequential = 0, Diverging = 1, Mask = 2 };
+
+struct ColorScale {
+    ColorMode mode = ColorMode::Sequential;
+    float lo = 0.0f;  // sequential: value at the map's start; diverging: -m
+    float hi = 1.0f;  // sequential: value at the map's end;   diverging: +m
+    bool operator==(const ColorScale& o) const { return mode == o.mode && lo == o.lo && hi == o.hi; }
+};
+
+// The shader program and the colour maps it is fed; one for the whole app.
+class HeatmapPainter {
+public:
+    HeatmapPainter(const std::string& shaders_dir, ColorMaps maps);  // throws on shader errors
+    ~HeatmapPainter();
+    HeatmapPainter(const HeatmapPainter&) = delete;
+    HeatmapPainter& operator=(const HeatmapPainter&) = delete;
+
+    const ColorMaps& maps() const { return maps_; }
+    // Switches the sequential and diverging maps; heatmaps repaint when it changes.
+    void set_theme(const ColorTheme& theme);
+    const ColorTheme& theme() const { return *theme_; }
+    uint64_t theme_version() const { return theme_version_; }
+    // The colour the shader gives a (finite) value: for legends and text contrast.
+    Rgb color_of(const ColorScale& scale, float value) const;
+    void paint(GLuint values, int cols, int rows, const ColorScale& scale, float grid_px, GLuint fbo, int width,
+               int height) const;
+
+private:
+    ColorMaps maps_;
+    const ColorTheme* theme_ = &color_themes().front();
+    uint64_t theme_version_ = 0;
+    GLuint program_ = 0;
+    GLuint vao_ = 0;
+};
+
+class Heatmap {
+public:
+    Heatmap() = default;
+    ~Heatmap();
+    Heatmap(const Heatmap&) = delete;
+    Heatmap& operator=(const Heatmap&) = delete;
+
+    // Uploads m unless `version` is the one already uploaded. Cells where `masked_by`
+    // is 1 are uploaded as -inf so that they are drawn as masked.
+    void set_values(const attn::Matrix& m, uint64_t version, const attn::Matrix* masked_by = nullptr);
+    // The coloured texture at width x height pixels, repainted only when needed.
+    ImTextureID texture(const HeatmapPainter& painter, int width, int height, const ColorScale& scale, float grid_px);
+
+private:
+    GLuint values_ = 0, color_ = 0, fbo_ = 0;
+    int cols_ = 0, rows_ = 0;
+    uint64_t version_ = UINT64_MAX;
+    bool painted_ = false;
+    int width_ = 0, height_ = 0;
+    ColorScale scale_;
+    float grid_px_ = 0.0f;
+    uint64_t theme_version_ = 0;
+};
+
+// The heatmaps on screen, by what they show (e.g. "head 2/weights"). Those not drawn
+// in a frame are dropped at its end, which frees their GL memory.
+class HeatmapCache {
+public:
+    Heatmap& get(const std::string& key);
+    void end_frame();
+
+private:
+    struct Entry {
+        std::unique_ptr<Heatmap> heatmap;
+        bool used = true;
+    };
+    std::unordered_map<std::string, Entry> entries_;
+};
+
+}  // namespace app

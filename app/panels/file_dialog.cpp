@@ -1,0 +1,109 @@
+#include "panels/file_dialog.h"
+
+#include "panels/export_actions.h"
+#include "imgui_stdlib.h"
+#include "state/session_io.h"
+#include "graphics/ui_colors.h"
+
+namespace app {
+
+namespace {
+
+const char* title(FileAction a) {
+    switch (a) {
+    case FileAction::WindowPng: return "Save window as PNG";
+    case FileAction::TraceJson: return "Export trace (JSON)";
+    case FileAction::AllStages: return "Export all stages (.npy and .csv) to a directory";
+    case FileAction::PythonFile: return "Save PyTorch program as .py";
+    case FileAction::SaveSession: return "Save session";
+    case FileAction::OpenSession: return "Open session";
+    case FileAction::Matrix: return "Save matrix";
+    }
+    return "";
+}
+
+std::string default_name(FileAction a, const std::optional<MatrixExportRequest>& m) {
+    switch (a) {
+    case FileAction::WindowPng: return "attnscope.png";
+    case FileAction::TraceJson: return "trace.json";
+    case FileAction::AllStages: return "attnscope-export";
+    case FileAction::PythonFile: return "attention.py";
+    case FileAction::SaveSession:
+    case FileAction::OpenSession: return "session.json";
+    case FileAction::Matrix: return m ? m->name + "." + m->format : "matrix";
+    }
+    return "";
+}
+
+}  // namespace
+
+FileOutcome run_file_action(FileAction action, const std::string& path, AppContext& app,
+                            const std::optional<MatrixExportRequest>& matrix) {
+    ViewState& c = app.classroom;
+    if (action == FileAction::SaveSession || action == FileAction::OpenSession) {
+        c.last_session = action == FileAction::SaveSession
+                             ? save_session_file(path, app.live, c, app.ui_scale)
+                             : load_session_file(path, app.live, c, app.ui_scale);
+        return *c.last_session;
+    }
+    const attn::Run* run = app.live.run();
+    FileOutcome out{path, ""};
+    if (action == FileAction::WindowPng) c.window_png = path;  // main writes it and records the outcome
+    else if (action == FileAction::Matrix && matrix) out = save_matrix(*matrix, path, app.painter);
+    else if (!run) out.error = "nothing computed yet";
+    else if (action == FileAction::TraceJson) out = export_trace_json(path, *run);
+    else if (action == FileAction::AllStages) out = export_all_stages(path, *run);
+    else if (action == FileAction::PythonFile) out = save_pytorch(path, app.live.run_settings(), *run);
+    if (action != FileAction::WindowPng) c.last_export = out;
+    return out;
+}
+
+void FileDialog::open(FileAction action, std::optional<MatrixExportRequest> matrix) {
+    action_ = action;
+    matrix_ = std::move(matrix);
+    path_ = default_path(default_name(action, matrix_));
+    error_.clear();
+    open_now_ = true;
+}
+
+nlohmann::json FileDialog::state() const {
+    if (!action_) return nullptr;
+    return {{"title", title(*action_)}, {"path", path_}, {"error", error_.empty() ? nlohmann::json(nullptr) : nlohmann::json(error_)}};
+}
+
+void FileDialog::draw(AppContext& app) {
+    if (!action_) return;
+    const char* id = "##file dialog";
+    if (open_now_) {
+        ImGui::OpenPopup(id);
+        open_now_ = false;
+    }
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.3f),
+                            ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x * 0.6f, 0.0f));
+    if (!ImGui::BeginPopupModal(id, nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize)) {
+        action_.reset();
+        return;
+    }
+    ImGui::TextUnformatted(title(*action_));
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(-1.0f);
+    const bool enter = ImGui::InputText("##path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (!error_.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", error_.c_str());
+    bool close = false;
+    if (ImGui::Button(*action_ == FileAction::OpenSession ? "Open" : "Save") || enter) {
+        const FileOutcome out = run_file_action(*action_, path_, app, matrix_);
+        error_ = out.error;
+        close = out.error.empty();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) close = true;
+    if (close) {
+        ImGui::CloseCurrentPopup();
+        action_.reset();
+    }
+    ImGui::EndPopup();
+}
+
+}  // namespace app

@@ -1,0 +1,46 @@
+#pragma once
+// The File menu's actions and the small modal that asks where: a path field with a
+// default in the current directory, OK / Cancel, and the error in place when the
+// action fails (the dialog stays open so the path can be fixed).
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "state/view_state.h"
+#include "graphics/heatmap.h"
+#include "views/matrix_widget.h"
+#include "state/live_run.h"
+
+namespace app {
+
+enum class FileAction { WindowPng, TraceJson, AllStages, PythonFile, SaveSession, OpenSession, Matrix };
+
+struct AppContext {  // what file actions read and change
+    LiveRun& live;
+    ViewState& classroom;
+    float& ui_scale;
+    const HeatmapPainter& painter;
+};
+
+// Does the action now. Window PNGs are only scheduled (ViewState::window_png): the
+// window is read after it is drawn. Records the outcome in last_export / last_session.
+FileOutcome run_file_action(FileAction action, const std::string& path, AppContext& app,
+                            const std::optional<MatrixExportRequest>& matrix = std::nullopt);
+
+class FileDialog {
+public:
+    void open(FileAction action, std::optional<MatrixExportRequest> matrix = std::nullopt);
+    void draw(AppContext& app);  // once a frame; a no-op while closed
+    // For the state file: null while closed, else its title, path and error.
+    nlohmann::json state() const;
+
+private:
+    std::optional<FileAction> action_;
+    std::optional<MatrixExportRequest> matrix_;
+    std::string path_;
+    std::string error_;
+    bool open_now_ = false;
+};
+
+}  // namespace app

@@ -1,0 +1,93 @@
+#include "panels/lesson_panel.h"
+
+#include <algorithm>
+
+#include "graphics/ui_colors.h"
+
+namespace app {
+
+namespace {
+
+// ImGui's wrapping may break after a '.', which splits 0.|8900 over two lines; a
+// lesson's numbers must stay whole, so its text breaks only at spaces.
+void text_wrapped_at_spaces(const std::string& text) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    std::string out, line;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t end = std::min(text.find(' ', i), text.size());
+        const std::string word = text.substr(i, end - i);
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+            out += line + "\n";
+            line = word;
+        } else {
+            line = longer;
+        }
+        i = end + 1;
+    }
+    out += line;
+    ImGui::TextUnformatted(out.c_str());
+}
+
+}  // namespace
+
+void draw_lesson_bar(LiveRun& live, ViewState& c, StepText& text, const DrawContext& ctx) {
+    // With the controls hidden (presenter mode) the reason a view cannot be computed
+    // must still be on screen.
+    if (c.presenter && !live.error().empty())
+        ImGui::TextColored(ui_color(ui_colors().error), "Cannot compute: %s (showing the last view that worked)", live.error().c_str());
+    const attn::Lesson* lesson = current_lesson(c);
+    if (!lesson) return;
+    if (!c.in_lesson) {
+        const std::string back = "Back to lesson " + lesson->id + ", step " + std::to_string(c.step + 1);
+        if (ImGui::Button(back.c_str())) back_to_lesson(c, live);
+        return;
+    }
+    const int n = static_cast<int>(lesson->steps.size());
+    const attn::LessonStep& step = *current_step(c);
+    ImGui::BeginDisabled(c.step == 0);
+    if (ImGui::Button("◀ Previous")) previous_step(c, live);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(c.step + 1 >= n);
+    if (ImGui::Button("Next ▶")) next_step(c, live);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Leave lesson")) leave_lesson(c);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s  %s · step %d of %d", lesson->id.c_str(), lesson->title.c_str(), c.step + 1, n);
+    ImGui::PushFont(ctx.fonts.heading);
+    ImGui::TextWrapped("%s", step.title.c_str());
+    ImGui::PopFont();
+    if (!c.lesson_error.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", c.lesson_error.c_str());
+    text_wrapped_at_spaces(text.get(c, live.run(), live.run_version()));
+    ImGui::Separator();
+}
+
+ViewTab draw_view_tabs(ViewState& c, WidgetRects& widgets) {
+    if (!ImGui::BeginTabBar("view tabs")) return c.tab;
+    struct Tab {
+        ViewTab tab;
+        const char* label;
+        const char* name;  // in the state file's widgets
+    };
+    const Tab tabs[] = {{ViewTab::Pipeline, "Pipeline", "tab_pipeline"},
+                        {ViewTab::Compare, "Compare", "tab_compare"},
+                        {ViewTab::HeadLines, "Head view", "tab_head_view"}};
+    ViewTab shown = c.tab;
+    for (const Tab& t : tabs) {
+        const ImGuiTabItemFlags flags = c.select_tab && c.tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;
+        const bool open = ImGui::BeginTabItem(t.label, nullptr, flags);
+        widgets.record(t.name);
+        if (open) {
+            shown = t.tab;
+            ImGui::EndTabItem();
+        }
+    }
+    ImGui::EndTabBar();
+    if (!c.select_tab) c.tab = shown;
+    c.select_tab = false;
+    return c.tab;
+}
+
+}  // namespace app

@@ -1,0 +1,74 @@
+#include "panels/tokenizer_controls.h"
+
+#include "panels/control_widgets.h"
+#include "text/simple_tokenizer.h"
+
+namespace app {
+
+namespace {
+
+// The labels and lines of the tokenizer row's choices (setting_table.cpp).
+struct TokenizerChoice {
+    const char* name;   // Settings::tokenizer
+    const char* label;  // on the radio button
+    const char* about;  // one line under the buttons
+};
+
+constexpr TokenizerChoice kChoices[] = {
+    {"words", "words", "split on spaces; the text's words are the vocabulary"},
+    {"simple", "simple", "chapter 2's SimpleTokenizerV2; <|unk|> for unknown words"},
+    {"gpt2", "GPT-2", "byte-level BPE as tiktoken's \"gpt2\": 50257 sub-word pieces"},
+};
+
+// Checks the file as the core will read it, so that a bad path never replaces a
+// working vocabulary. An empty path means the typed text.
+void load_corpus(ControlValues& c, CorpusField& corpus) {
+    corpus.error.clear();
+    if (corpus.path.empty()) {
+        c.corpus_file.reset();
+        return;
+    }
+    try {
+        attn::SimpleTokenizerV2::load_corpus(corpus.path);
+        c.corpus_file = corpus.path;
+    } catch (const std::exception& e) {
+        corpus.error = e.what();
+    }
+}
+
+}  // namespace
+
+void draw_tokenizer_controls(ControlValues& c, CorpusField& corpus, WidgetRects& rects) {
+    caption("Tokenizer");
+    for (const TokenizerChoice& choice : kChoices) {
+        if (&choice != kChoices) ImGui::SameLine();
+        if (ImGui::RadioButton(choice.label, c.tokenizer == choice.name)) c.tokenizer = choice.name;
+        rects.record(std::string("tokenizer_") + choice.name);
+    }
+    for (const TokenizerChoice& choice : kChoices)
+        if (c.tokenizer == choice.name) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+            ImGui::TextWrapped("%s", choice.about);
+            ImGui::PopStyleColor();
+        }
+    if (c.tokenizer != "simple") return;
+
+    caption("Corpus file (empty: the typed text)");
+    const float button_w = ImGui::CalcTextSize("Load").x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    ImGui::SetNextItemWidth(-(button_w + ImGui::GetStyle().ItemSpacing.x));
+    const bool enter = input_text("##corpus", corpus.path, "path/to/the-verdict.txt",
+                                  ImGuiInputTextFlags_EnterReturnsTrue);
+    rects.record("corpus");
+    ImGui::SameLine();
+    const bool clicked = ImGui::Button("Load");
+    rects.record("corpus_load");
+    if (enter || clicked) load_corpus(c, corpus);
+    if (!corpus.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
+        ImGui::TextWrapped("%s", corpus.error.c_str());
+        ImGui::PopStyleColor();
+    }
+    ImGui::TextWrapped("vocabulary: %s", c.corpus_file ? c.corpus_file->c_str() : "the typed text");
+}
+
+}  // namespace app

@@ -1,0 +1,98 @@
+#include "state/app_options.h"
+#include "state/view_state.h"
+
+#include <cstdlib>
+
+#include "state/colormap.h"
+#include "attention/comparisons.h"
+
+namespace app {
+
+namespace {
+
+int parse_int(const std::string& flag, const std::string& text, int lo, int hi) {
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end || v < lo || v > hi)
+        throw OptionsError(flag + " needs a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                           ", got '" + text + "'");
+    return static_cast<int>(v);
+}
+
+float parse_float(const std::string& flag, const std::string& text, float lo, float hi) {
+    char* end = nullptr;
+    const float v = std::strtof(text.c_str(), &end);
+    if (text.empty() || *end || !(v >= lo && v <= hi))
+        throw OptionsError(flag + " needs a number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                           ", got '" + text + "'");
+    return v;
+}
+
+}  // namespace
+
+std::string app_usage() {
+    return "usage: attnscope [attnscope-cli flags] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
+           "  [--ui-scale 1..3] [--head N] [--show-stage NAME] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
+           "  [--bench-change seed|dropout] [--lesson ID [--lesson-step N]] [--lesson-tour DIR] [--presenter]\n"
+           "  [--colormap default|colorblind|high-contrast] [--compare masking|dropout|seeds|multihead]\n"
+           "  [--tab pipeline|compare|head-view]\n"
+           "  [--session FILE] [--export-all DIR] [--save-py FILE] [--save-session FILE]\n";
+}
+
+AppOptions parse_app_options(const std::vector<std::string>& rest) {
+    AppOptions o;
+    for (size_t i = 0; i < rest.size(); ++i) {
+        const std::string& flag = rest[i];
+        const auto value = [&]() -> const std::string& {
+            if (i + 1 >= rest.size()) throw OptionsError(flag + " needs a value");
+            return rest[++i];
+        };
+        if (flag == "--screenshot") o.screenshot = value();
+        else if (flag == "--frames") o.frames = parse_int(flag, value(), 1, 100000);
+        else if (flag == "--state-out") o.state_out = value();
+        else if (flag == "--ui-scale") o.ui_scale = parse_float(flag, value(), 1.0f, 3.0f);
+        else if (flag == "--show-stage") o.show_stage = value();
+        else if (flag == "--head") o.selected_head = parse_int(flag, value(), 1, 64) - 1;
+        else if (flag == "--bench-frames") o.bench_frames = parse_int(flag, value(), 1, 100000);
+        else if (flag == "--bench-changes") o.bench_changes = parse_int(flag, value(), 1, 10000);
+        else if (flag == "--bench-change") {
+            o.bench_change = value();
+            if (o.bench_change != "seed" && o.bench_change != "dropout")
+                throw OptionsError("--bench-change takes seed or dropout, got '" + o.bench_change + "'");
+        }
+        else if (flag == "--size") {
+            const std::string& v = value();
+            const size_t x = v.find('x');
+            if (x == std::string::npos) throw OptionsError("--size needs WxH, got '" + v + "'");
+            o.width = parse_int(flag, v.substr(0, x), 320, 8192);
+            o.height = parse_int(flag, v.substr(x + 1), 240, 8192);
+        }
+        else if (flag == "--lesson") o.lesson = value();
+        else if (flag == "--lesson-step") o.lesson_step = parse_int(flag, value(), 1, 1000) - 1;
+        else if (flag == "--lesson-tour") o.lesson_tour = value();
+        else if (flag == "--presenter") o.presenter = true;
+        else if (flag == "--colormap") {
+            o.colormap = value();
+            if (!find_theme(o.colormap))
+                throw OptionsError("--colormap takes default, colorblind or high-contrast, got '" + o.colormap + "'");
+        }
+        else if (flag == "--compare") {
+            o.compare = value();
+            if (!attn::comparison_from_name(o.compare))
+                throw OptionsError("--compare takes masking, dropout, seeds or multihead, got '" + o.compare + "'");
+        }
+        else if (flag == "--tab") {
+            o.tab = value();
+            if (!view_tab_from_name(o.tab))
+                throw OptionsError("--tab takes pipeline, compare or head-view, got '" + o.tab + "'");
+        }
+        else if (flag == "--session") o.session = value();
+        else if (flag == "--export-all") o.export_all = value();
+        else if (flag == "--save-py") o.save_py = value();
+        else if (flag == "--save-session") o.save_session = value();
+        else throw OptionsError("unknown option '" + flag + "'");
+    }
+    return o;
+}
+
+}  // namespace app

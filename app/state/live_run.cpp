@@ -1,0 +1,53 @@
+#include "state/live_run.h"
+
+#include <algorithm>
+
+namespace app {
+
+LiveRun::LiveRun(const attn::Settings& initial, std::function<void()> wake)
+    : controls(initial), fixed_(initial), worker_(std::move(wake)) {
+    corpus.path = initial.corpus_file.value_or("");
+}
+
+void LiveRun::apply_settings(const attn::Settings& s) {
+    const std::optional<uint64_t> budget = fixed_.memory_budget;  // the command line's, kept for the session
+    fixed_ = s;
+    if (!fixed_.memory_budget) fixed_.memory_budget = budget;
+    controls = s;
+    corpus = CorpusField{s.corpus_file.value_or(""), ""};
+    requested_any_ = false;  // the controls may be unchanged while fixed_ is not
+}
+
+int LiveRun::shown_head() const {
+    const int heads = run_ ? static_cast<int>(run_->trace.heads.size()) : 0;
+    return heads > 0 ? std::min(wanted_head_, heads - 1) : 0;
+}
+
+bool LiveRun::update() {
+    if (std::optional<Outcome> done = worker_.take()) {
+        // Only the newest request's outcome decides what the error line says; an older
+        // one that worked still replaces the view, so typing shows progress.
+        const bool newest = done->id == last_request_id_;
+        if (done->run) {
+            run_ = std::move(done->run);
+            run_settings_ = std::move(done->settings);
+            ++run_version_;
+            run_requested_at_ = last_request_at_;
+            last_compute_ms_ = done->compute_ms;
+            last_dropout_only_ = done->dropout_only;
+            if (newest) error_.clear();
+        } else if (newest) {
+            error_ = done->error;
+        }
+    }
+    if (requested_any_ && controls == requested_controls_) return false;
+    requested_controls_ = controls;
+    requested_any_ = true;
+    attn::Settings s = settings_from(controls, fixed_);
+    const bool dropout_only = run_ && attn::same_up_to(run_settings_, s, attn::Reruns::Attention);
+    last_request_at_ = std::chrono::steady_clock::now();
+    last_request_id_ = worker_.submit(std::move(s), dropout_only ? run_ : nullptr);
+    return true;
+}
+
+}  // namespace app

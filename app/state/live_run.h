@@ -1,0 +1,69 @@
+#pragma once
+// The live run: the control values, the last run that worked (kept on screen while
+// an impossible combination is explained), the error of the newest settings, and the
+// background recompute that connects them. (A session is the saved file: session_io.h.)
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "state/control_values.h"
+#include "state/worker.h"
+
+namespace app {
+
+class LiveRun {
+public:
+    LiveRun(const attn::Settings& initial, std::function<void()> wake);
+
+    ControlValues controls;
+    std::string scroll_to_stage;  // the pipeline scrolls to this stage once, then clears it
+    CorpusField corpus;           // the corpus path being typed (controls.corpus_file is the one in use)
+
+    // Replaces every setting, those without a control too (a lesson step's, a loaded
+    // session's), and recomputes.
+    void apply_settings(const attn::Settings& s);
+    // What the controls ask for now, and what the run on screen was computed from.
+    attn::Settings settings() const { return settings_from(controls, fixed_); }
+    const attn::Settings& run_settings() const { return run_settings_; }
+
+    // Call once a frame: takes a finished run, and asks for a new one when the
+    // controls changed since the last request (never otherwise). True when it asked.
+    bool update();
+    // Waits at most `limit` for the run asked for; true when it is ready to take.
+    bool wait_for_run(std::chrono::microseconds limit) const { return worker_.wait_idle(limit); }
+
+    // The head the user asked for (head strip, a lesson step, a session file) may not
+    // exist in the run on screen: a step that selects head 2 arrives before the run
+    // with its heads does. Views draw shown_head(), which always exists; the wish is
+    // kept, so the head returns when a run has it again.
+    void select_head(int head) { wanted_head_ = std::max(0, head); }
+    int shown_head() const;
+
+    const attn::Run* run() const { return run_.get(); }
+    uint64_t run_version() const { return run_version_; }  // changes with every new run
+    const std::string& error() const { return error_; }
+    bool computing() const { return worker_.busy(); }
+    double last_compute_ms() const { return last_compute_ms_; }
+    bool last_was_dropout_only() const { return last_dropout_only_; }
+    // When the run on screen was asked for (to measure change-to-view latency).
+    std::chrono::steady_clock::time_point run_requested_at() const { return run_requested_at_; }
+
+private:
+    int wanted_head_ = 0;
+    attn::Settings fixed_;  // what the controls do not edit, from the command line
+    ControlValues requested_controls_;
+    bool requested_any_ = false;
+    Worker worker_;
+    std::shared_ptr<const attn::Run> run_;
+    attn::Settings run_settings_;
+    uint64_t run_version_ = 0;
+    std::string error_;
+    double last_compute_ms_ = 0.0;
+    bool last_dropout_only_ = false;
+    uint64_t last_request_id_ = 0;
+    std::chrono::steady_clock::time_point last_request_at_, run_requested_at_;
+};
+
+}  // namespace app

@@ -1,0 +1,99 @@
+#include "state/worker.h"
+
+#include <new>
+
+namespace app {
+
+Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)), thread_([this] { loop(); }) {}
+
+Worker::~Worker() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+}
+
+uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run> base) {
+    uint64_t id;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        id = next_id_++;
+        waiting_ = Job{id, std::move(settings), std::move(base)};
+    }
+    cv_.notify_one();
+    return id;
+}
+
+std::optional<Outcome> Worker::take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::optional<Outcome> out = std::move(done_);
+    done_.reset();
+    return out;
+}
+
+bool Worker::busy() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return running_ || waiting_.has_value();
+}
+
+bool Worker::wait_idle(std::chrono::microseconds limit) const {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return idle_cv_.wait_for(lock, limit, [this] { return !running_ && !waiting_; });
+}
+
+std::shared_ptr<attn::Run> Worker::compute(const attn::Settings& settings) {
+    if (!embedded_for_ || !attn::same_embedding(*embedded_for_, settings)) {
+        embedded_for_.reset();  // a failed embedding leaves no stale cache behind
+        embedded_ = attn::embed_texts(settings);
+        embedded_for_ = settings;
+    }
+    return std::make_shared<attn::Run>(attn::attend(settings, embedded_));
+}
+
+void Worker::loop() {
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            cv_.wait(lock, [this] { return stop_ || waiting_; });
+            if (stop_) return;
+            job = std::move(*waiting_);
+            waiting_.reset();
+            running_ = true;
+        }
+        Outcome out;
+        out.id = job.id;
+        out.settings = job.settings;
+        out.dropout_only = job.base != nullptr;
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            if (job.base) {
+                auto run = std::make_shared<attn::Run>(*job.base);
+                attn::recompute_dropout(*run, job.settings);
+                out.run = std::move(run);
+            } else {
+                out.run = compute(job.settings);
+            }
+        } catch (const std::bad_alloc&) {
+            // The memory budget refuses what cannot fit before it starts; this is what
+            // is left when the machine has less free than the budget assumed.
+            out.run.reset();
+            out.error = "out of memory: lower the text length, heads, d_in or d_out";
+        } catch (const std::exception& e) {
+            out.run.reset();
+            out.error = e.what();
+        }
+        out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = std::move(out);
+            running_ = false;
+        }
+        idle_cv_.notify_all();
+        wake_();
+    }
+}
+
+}  // namespace app

@@ -1,0 +1,70 @@
+#pragma once
+// Runs the engine off the UI thread, so that a long trace (T = 1024, d = 768, 12
+// heads) never freezes the window: the view keeps drawing the last run meanwhile.
+// Only the newest request matters: one waiting behind a running one is replaced.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "attention/pipeline.h"
+
+namespace app {
+
+struct Outcome {
+    uint64_t id = 0;
+    attn::Settings settings;
+    std::shared_ptr<const attn::Run> run;  // null when the settings cannot run
+    std::string error;                     // the engine's one-line message
+    bool dropout_only = false;
+    double compute_ms = 0.0;
+};
+
+class Worker {
+public:
+    // `wake` is called from the worker thread when an outcome is ready (it should
+    // wake the UI loop, e.g. glfwPostEmptyEvent).
+    explicit Worker(std::function<void()> wake);
+    ~Worker();
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    // With `base`, only the stages after the weights are recomputed on a copy of it.
+    uint64_t submit(attn::Settings settings, std::shared_ptr<const attn::Run> base);
+    std::optional<Outcome> take();  // the newest finished outcome, if any
+    bool busy() const;              // a request is waiting or running
+    // Waits until nothing is waiting or running, at most `limit`; true when idle.
+    bool wait_idle(std::chrono::microseconds limit) const;
+
+private:
+    struct Job {
+        uint64_t id;
+        attn::Settings settings;
+        std::shared_ptr<const attn::Run> base;
+    };
+    void loop();
+    std::shared_ptr<attn::Run> compute(const attn::Settings& settings);
+
+    // The texts' embedding of the last computed run (worker thread only): kept while
+    // only attention controls change, since a 50257 x 768 table takes ~0.2 s to draw.
+    std::optional<attn::Settings> embedded_for_;
+    attn::Embedded embedded_;
+
+    std::function<void()> wake_;
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    mutable std::condition_variable idle_cv_;
+    std::optional<Job> waiting_;
+    std::optional<Outcome> done_;
+    bool running_ = false;
+    bool stop_ = false;
+    uint64_t next_id_ = 1;
+    std::thread thread_;
+};
+
+}  // namespace app

@@ -1,0 +1,271 @@
+#include "views/matrix_widget.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "views/stage_labels.h"
+#include "graphics/ui_colors.h"
+
+namespace app {
+
+namespace {
+
+constexpr float kMaxRowLabelPx = 110.0f;  // at 1x; longer tokens are cut with "…"
+
+// One right-click menu is open at a time, so one pending request is enough.
+std::optional<MatrixExportRequest> pending_export;
+
+// The text cut to fit `width` pixels, ending in "…" when cut.
+std::string fit(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    std::string cut = text;
+    while (!cut.empty()) {
+        do cut.pop_back();
+        while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80);  // whole UTF-8 characters
+        if (!cut.empty()) cut.pop_back();
+        while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+        const std::string shown = cut + "…";
+        if (ImGui::CalcTextSize(shown.c_str()).x <= width) return shown;
+    }
+    return "";
+}
+
+struct Layout {
+    ImVec2 heat;          // heatmap size
+    ImVec2 cell;
+    float row_label_w = 0.0f;
+    float col_label_h = 0.0f;
+};
+
+Layout layout_of(const MatrixRequest& req, const DrawContext& ctx) {
+    Layout l;
+    const int rows = static_cast<int>(req.values->rows());
+    const int cols = static_cast<int>(req.values->cols());
+    l.heat = heatmap_size(rows, cols, req.max_size, req.max_cell * ctx.ui_scale);
+    l.cell = ImVec2(l.heat.x / static_cast<float>(cols), l.heat.y / static_cast<float>(rows));
+    ImGui::PushFont(ctx.fonts.small);
+    const float line = ImGui::GetTextLineHeight();
+    if (req.row_labels && l.cell.y >= line * 0.9f) {
+        float widest = 0.0f;
+        for (const std::string& s : *req.row_labels) widest = std::max(widest, ImGui::CalcTextSize(s.c_str()).x);
+        l.row_label_w = std::min(widest, kMaxRowLabelPx * ctx.ui_scale) + 6.0f * ctx.ui_scale;
+    }
+    if (req.col_labels && l.cell.x >= ImGui::CalcTextSize("00").x) l.col_label_h = line + 2.0f;
+    ImGui::PopFont();
+    return l;
+}
+
+void draw_labels(const MatrixRequest& req, const Layout& l, ImVec2 origin, const MatrixPlacement& p,
+                 ImDrawList* dl) {
+    const ImU32 normal = IM_COL32(0, 0, 0, 255);
+    const ImU32 hot = ui_color32(ui_colors().hot_label);
+    const float line = ImGui::GetTextLineHeight();
+    if (l.row_label_w > 0.0f)
+        for (size_t r = 0; r < req.row_labels->size(); ++r) {
+            const std::string s = fit((*req.row_labels)[r], l.row_label_w - 6.0f);
+            const float w = ImGui::CalcTextSize(s.c_str()).x;
+            const float y = origin.y + l.col_label_h + l.cell.y * (static_cast<float>(r) + 0.5f) - line * 0.5f;
+            dl->AddText(ImVec2(origin.x + l.row_label_w - 6.0f - w, y),
+                        static_cast<int>(r) == p.row ? hot : normal, s.c_str());
+        }
+    if (l.col_label_h > 0.0f)
+        for (size_t c = 0; c < req.col_labels->size(); ++c) {
+            const std::string s = fit((*req.col_labels)[c], l.cell.x - 2.0f);
+            const float w = ImGui::CalcTextSize(s.c_str()).x;
+            const float x = origin.x + l.row_label_w + l.cell.x * (static_cast<float>(c) + 0.5f) - w * 0.5f;
+            dl->AddText(ImVec2(x, origin.y), static_cast<int>(c) == p.col ? hot : normal, s.c_str());
+        }
+}
+
+// Numbers inside the cells, black or white for contrast, only when they fit.
+bool draw_values(const MatrixRequest& req, const MatrixPlacement& p, const DrawContext& ctx, ImDrawList* dl) {
+    const float widest = ImGui::CalcTextSize("−0.00").x + 2.0f;
+    if (!req.show_values || p.cell.x < widest || p.cell.y < ImGui::GetTextLineHeight()) return false;
+    const attn::Matrix& m = *req.values;
+    for (Eigen::Index r = 0; r < m.rows(); ++r)
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            const bool masked = req.masked_by && (*req.masked_by)(r, c) > 0.5f;
+            const float v = m(r, c);
+            if (masked && !std::isinf(v)) continue;  // a weight the mask zeroed: the stripes say it
+            const std::string s = req.scale.mode == ColorMode::Mask ? (v > 0.5f ? "1" : "0") : format_value(v, 2);
+            const bool dark_cell = std::isinf(v) || req.scale.mode == ColorMode::Mask
+                                       ? false
+                                       : luminance(ctx.painter.color_of(req.scale, v)) < 0.45f;
+            const ImVec2 size = ImGui::CalcTextSize(s.c_str());
+            const ImVec2 at(p.min.x + p.cell.x * (static_cast<float>(c) + 0.5f) - size.x * 0.5f,
+                            p.min.y + p.cell.y * (static_cast<float>(r) + 0.5f) - size.y * 0.5f);
+            if (std::isinf(v) || (req.scale.mode == ColorMode::Mask && v > 0.5f))  // readable on the stripes
+                dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + size.x + 2, at.y + size.y),
+                                  IM_COL32(255, 255, 255, 230));
+            dl->AddText(at, dark_cell ? IM_COL32(255, 255, 255, 255) : IM_COL32(0, 0, 0, 255), s.c_str());
+        }
+    return true;
+}
+
+// A lesson's cells: a white halo under the theme's frame (magenta in the default)
+// reads on every colour map.
+// Marks come from a step whose run may not be the one drawn yet: those outside this
+// matrix are skipped.
+void draw_marks(const CellMarks& marks, const attn::Matrix& m, const MatrixPlacement& p, float scale,
+                ImDrawList* dl) {
+    const ImU32 halo = IM_COL32(255, 255, 255, 255), frame = ui_color32(ui_colors().lesson_frame);
+    const auto outline = [&](ImVec2 a, ImVec2 b) {
+        dl->AddRect(a, b, halo, 0.0f, 0, 6.0f * scale);
+        dl->AddRect(a, b, frame, 0.0f, 0, 3.0f * scale);
+    };
+    const auto inside = [&](int r, int c) { return r >= 0 && r < m.rows() && c >= 0 && c < m.cols(); };
+    for (int r : marks.rows)
+        if (inside(r, 0))
+            outline(ImVec2(p.min.x, p.min.y + p.cell.y * static_cast<float>(r)),
+                    ImVec2(p.max.x, p.min.y + p.cell.y * static_cast<float>(r + 1)));
+    for (const auto& [r, c] : marks.cells) {
+        if (!inside(r, c)) continue;
+        const ImVec2 a(p.min.x + p.cell.x * static_cast<float>(c), p.min.y + p.cell.y * static_cast<float>(r));
+        outline(a, ImVec2(a.x + p.cell.x, a.y + p.cell.y));
+    }
+}
+
+void export_menu(const MatrixRequest& req) {
+    if (req.export_name.empty() || !ImGui::BeginPopupContextItem(req.key.c_str())) return;
+    ImGui::TextDisabled("%s", req.export_name.c_str());
+    const std::pair<const char*, const char*> items[] = {
+        {"Save PNG…", "png"}, {"Save CSV…", "csv"}, {"Save JSON…", "json"}, {"Save NumPy .npy…", "npy"}};
+    for (const auto& [label, format] : items)
+        if (ImGui::MenuItem(label)) {
+            pending_export = MatrixExportRequest{req.export_name, format, *req.values, std::nullopt, req.scale};
+            if (req.masked_by) pending_export->masked_by = *req.masked_by;
+        }
+    ImGui::EndPopup();
+}
+
+}  // namespace
+
+std::optional<MatrixExportRequest> take_matrix_export() {
+    std::optional<MatrixExportRequest> r = std::move(pending_export);
+    pending_export.reset();
+    return r;
+}
+
+ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell) {
+    const float fr = static_cast<float>(rows), fc = static_cast<float>(cols);
+    const float cw = std::min(max_cell, max_size.x / fc);
+    const float ch = std::min(max_cell, max_size.y / fr);
+    // Square cells when they stay visible; a tall or wide matrix (768 x 64 weights)
+    // gets non-square cells rather than a sliver.
+    float w = cw, h = ch;
+    if (std::min(cw, ch) >= 3.0f) w = h = std::min(cw, ch);
+    if (w >= 1.0f) w = std::floor(w);
+    if (h >= 1.0f) h = std::floor(h);
+    return ImVec2(std::max(1.0f, std::floor(w * fc)), std::max(1.0f, std::floor(h * fr)));
+}
+
+ImVec2 matrix_footprint(const MatrixRequest& req, const DrawContext& ctx) {
+    const Layout l = layout_of(req, ctx);
+    return ImVec2(l.row_label_w + l.heat.x, l.col_label_h + l.heat.y);
+}
+
+MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
+    const Layout l = layout_of(req, ctx);
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    origin = ImVec2(std::floor(origin.x), std::floor(origin.y));  // whole pixels: one texel per pixel
+    MatrixPlacement p;
+    p.min = ImVec2(origin.x + l.row_label_w, origin.y + l.col_label_h);
+    p.max = ImVec2(p.min.x + l.heat.x, p.min.y + l.heat.y);
+    p.cell = l.cell;
+
+    Heatmap& heatmap = ctx.cache.get(req.key);
+    ImGui::SetCursorScreenPos(p.min);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (ImGui::IsRectVisible(p.min, p.max)) {
+        // Only heatmaps on screen are uploaded and painted: after a change, repainting the
+        // cards scrolled out of view cost software GL most of the time to the new view.
+        heatmap.set_values(*req.values, ctx.run_version, req.masked_by);
+        const float grid = std::min(l.cell.x, l.cell.y) >= 12.0f ? 1.0f : 0.0f;
+        const ImTextureID tex = heatmap.texture(ctx.painter, static_cast<int>(l.heat.x),
+                                                static_cast<int>(l.heat.y), req.scale, grid);
+        // Heatmaps are opaque: drawing them without blending saves software GL a
+        // read-modify-write of every pixel they cover.
+        dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }, nullptr);
+        ImGui::Image(tex, l.heat);
+        dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    } else {
+        ImGui::Dummy(l.heat);
+    }
+    p.visible = ImGui::IsItemVisible();
+    p.hovered = ImGui::IsItemHovered();
+    p.clicked = ImGui::IsItemClicked();
+    export_menu(req);
+    if (p.hovered) {
+        const ImVec2 m = ImGui::GetMousePos();
+        p.col = std::clamp(static_cast<int>((m.x - p.min.x) / l.cell.x), 0, static_cast<int>(req.values->cols()) - 1);
+        p.row = std::clamp(static_cast<int>((m.y - p.min.y) / l.cell.y), 0, static_cast<int>(req.values->rows()) - 1);
+    }
+
+    ImGui::PushFont(ctx.fonts.small);
+    draw_labels(req, l, origin, p, dl);
+    p.values_rounded = draw_values(req, p, ctx, dl);
+    ImGui::PopFont();
+    if (p.hovered) {
+        const ImVec2 a(p.min.x + l.cell.x * static_cast<float>(p.col), p.min.y + l.cell.y * static_cast<float>(p.row));
+        const ImVec2 b(a.x + std::max(l.cell.x, 2.0f), a.y + std::max(l.cell.y, 2.0f));
+        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), IM_COL32(0, 0, 0, 255), 0.0f, 0, 3.0f);
+        dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0.0f, 0, 1.0f);
+    }
+    if (req.marks) draw_marks(*req.marks, *req.values, p, ctx.ui_scale, dl);
+    if (req.highlight)
+        dl->AddRect(ImVec2(p.min.x - 4, p.min.y - 4), ImVec2(p.max.x + 4, p.max.y + 4), ui_color32(ui_colors().stage_frame),
+                    0.0f, 0, 3.0f * ctx.ui_scale);
+    // Leave the cursor below the whole widget.
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, p.max.y));
+    ImGui::Dummy(ImVec2(l.row_label_w + l.heat.x, 0.0f));
+    return p;
+}
+
+void draw_legend(const ColorScale& scale, float width, const DrawContext& ctx) {
+    ImGui::PushFont(ctx.fonts.small);
+    const float s = ctx.ui_scale;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (scale.mode == ColorMode::Mask) {
+        // Two swatches drawn by the same shader as the cells.
+        static const attn::Matrix masked = attn::Matrix::Constant(1, 1, 1.0f);
+        static const attn::Matrix kept = attn::Matrix::Constant(1, 1, 0.0f);
+        const ImVec2 sw(18.0f * s, 14.0f * s);
+        for (int i = 0; i < 2; ++i) {
+            Heatmap& h = ctx.cache.get(i == 0 ? "legend/masked" : "legend/kept");
+            h.set_values(i == 0 ? masked : kept, 0);
+            ImGui::Image(h.texture(ctx.painter, static_cast<int>(sw.x), static_cast<int>(sw.y), scale, 0.0f), sw);
+            dl->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), IM_COL32(0, 0, 0, 120));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(i == 0 ? "masked (1)" : "visible (0)");
+            if (i == 0) ImGui::SameLine();
+        }
+        ImGui::PopFont();
+        return;
+    }
+    // The bar is a 1 x 256 matrix running over the map's whole domain, coloured by the
+    // shader; the labels say which values its ends stand for.
+    static const attn::Matrix unit_ramp = attn::Matrix(attn::RowVector::LinSpaced(256, 0.0f, 1.0f));
+    static const attn::Matrix signed_ramp = attn::Matrix(attn::RowVector::LinSpaced(256, -1.0f, 1.0f));
+    const bool diverging = scale.mode == ColorMode::Diverging;
+    Heatmap& bar = ctx.cache.get(diverging ? "legend/diverging" : "legend/sequential");
+    bar.set_values(diverging ? signed_ramp : unit_ramp, 0);
+    const ColorScale unit = diverging ? ColorScale{ColorMode::Diverging, -1.0f, 1.0f} : ColorScale{};
+    const ImVec2 size(std::max(width, kLegendMinWidth * s), 12.0f * s);
+    ImGui::Image(bar.texture(ctx.painter, static_cast<int>(size.x), static_cast<int>(size.y), unit, 0.0f), size);
+    const ImVec2 a = ImGui::GetItemRectMin();
+    dl->AddRect(a, ImGui::GetItemRectMax(), IM_COL32(0, 0, 0, 120));
+    const std::string lo = format_value(scale.lo, 2), hi = format_value(scale.hi, 2);
+    ImGui::TextUnformatted(lo.c_str());
+    const float hi_w = ImGui::CalcTextSize(hi.c_str()).x;
+    ImGui::SameLine(0, 0);
+    ImGui::SetCursorScreenPos(ImVec2(a.x + size.x - hi_w, ImGui::GetCursorScreenPos().y));
+    ImGui::TextUnformatted(hi.c_str());
+    if (diverging) {
+        const float zero_w = ImGui::CalcTextSize("0").x;
+        dl->AddText(ImVec2(a.x + size.x * 0.5f - zero_w * 0.5f, ImGui::GetItemRectMin().y), IM_COL32(0, 0, 0, 255),
+                    "0");
+    }
+    ImGui::PopFont();
+}
+
+}  // namespace app

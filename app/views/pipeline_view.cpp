@@ -1,0 +1,229 @@
+#include "views/pipeline_view.h"
+
+#include <algorithm>
+
+#include "views/cell_details.h"
+#include "views/stage_labels.h"
+
+namespace app {
+
+namespace {
+
+struct Card {
+    const attn::Stage* stage;
+    const attn::HeadTrace* head;  // null for model stages
+};
+
+bool is_token_by_token(const attn::Stage& s) {
+    return s.rows == attn::Axis::Tokens && (s.cols == attn::Axis::Tokens || s.cols == attn::Axis::KeyTokens);
+}
+
+bool is_wide_embedding(const attn::Stage& s) {
+    const bool embedding = s.name == "token_embeddings" || s.name == "pos_embeddings" || s.name == "inputs" ||
+                           s.name == "inputs2";
+    return embedding && s.value.cols() > 64;
+}
+
+// Weights that are 0 because of the mask are drawn as masked, like their -inf scores.
+const attn::Matrix* mask_for(const Card& card) {
+    if (!card.head || card.stage->scale != attn::Scale::Probability) return nullptr;
+    const attn::Stage* mask = card.head->find("mask");
+    return mask ? &mask->value : nullptr;
+}
+
+MatrixRequest request_for(const attn::Run& run, const Card& card, const std::string& key, const DrawContext& ctx,
+                          ViewMemo& memo) {
+    const attn::Stage& s = *card.stage;
+    const float side = (is_token_by_token(s) ? 340.0f : 240.0f) * ctx.ui_scale;
+    MatrixRequest req;
+    req.key = key;
+    req.values = &s.value;
+    req.masked_by = mask_for(card);
+    req.scale = memo.scale(s, ctx.run_version);
+    req.row_labels = &memo.labels(run, s.rows, static_cast<int>(s.value.rows()), ctx.run_version);
+    req.col_labels = &memo.labels(run, s.cols, static_cast<int>(s.value.cols()), ctx.run_version);
+    req.max_size = ImVec2(side, side);
+    req.max_cell = is_token_by_token(s) ? 56.0f : 48.0f;
+    if (is_wide_embedding(s)) {
+        // A d_in = 768 embedding squeezed into a square loses its token rows: it gets
+        // the line's width (about a pixel per feature) and rows tall enough to label.
+        const float rows = static_cast<float>(s.value.rows());
+        req.max_size = ImVec2(ImGui::GetContentRegionAvail().x - 130.0f * ctx.ui_scale,
+                              std::clamp(rows * 18.0f * ctx.ui_scale, side, 3.0f * side));
+        req.show_values = false;
+    }
+    return req;
+}
+
+void cell_tooltip(const attn::Run& run, const Card& card, const MatrixPlacement& p, const DrawContext& ctx) {
+    if (!p.hovered) return;
+    ImGui::BeginTooltip();
+    ImGui::PushFont(ctx.fonts.body);
+    for (const std::string& line : explain_cell(run, card.head, *card.stage, p.row, p.col))
+        ImGui::TextUnformatted(line.c_str());
+    ImGui::PopFont();
+    ImGui::EndTooltip();
+}
+
+void record(HeatmapRegistry& shown, const std::string& name, const MatrixPlacement& p, const attn::Matrix& m) {
+    shown[name] = HeatmapInfo{p, static_cast<int>(m.rows()), static_cast<int>(m.cols())};
+}
+
+float card_width(const MatrixRequest& req, const std::string& heading, const DrawContext& ctx) {
+    ImGui::PushFont(ctx.fonts.heading);
+    const float title = ImGui::CalcTextSize(heading.c_str()).x;
+    ImGui::PopFont();
+    return std::max({matrix_footprint(req, ctx).x, kLegendMinWidth * ctx.ui_scale, title});
+}
+
+}  // namespace
+
+void ViewMemo::forget_older_than(uint64_t run_version) {
+    if (run_version == version_) return;
+    scales_.clear();
+    labels_.clear();
+    version_ = run_version;
+}
+
+const ColorScale& ViewMemo::scale(const attn::Stage& stage, uint64_t run_version) {
+    forget_older_than(run_version);
+    const auto it = scales_.find(&stage.value);
+    if (it != scales_.end()) return it->second;
+    return scales_[&stage.value] = color_scale_for(stage);
+}
+
+const std::vector<std::string>& ViewMemo::labels(const attn::Run& run, attn::Axis axis, int count,
+                                                 uint64_t run_version) {
+    forget_older_than(run_version);
+    const auto key = std::make_pair(static_cast<int>(axis), count);
+    const auto it = labels_.find(key);
+    if (it != labels_.end()) return it->second;
+    return labels_[key] = axis_labels(run, axis, count);
+}
+
+std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const DrawContext& ctx, HeatmapRegistry& shown) {
+    const auto& heads = run.trace.heads;
+    const int n = static_cast<int>(heads.size());
+    ImGui::PushFont(ctx.fonts.heading);
+    ImGui::TextWrapped("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
+    ImGui::PopFont();
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    // As few rows as keep each head at least ~100 px (a projected 12-head strip in one
+    // row is too small to read), the rows balanced: 12 heads go 6 + 6, not 8 + 4.
+    const float min_side = 96.0f * ctx.ui_scale;
+    const int fit = std::max(1, static_cast<int>((avail + gap) / (min_side + gap)));
+    const int rows = (n + fit - 1) / fit;
+    const int per_row = (n + rows - 1) / rows;
+    const float side = std::clamp((avail - gap * static_cast<float>(per_row)) / static_cast<float>(per_row),
+                                  24.0f * ctx.ui_scale, 200.0f * ctx.ui_scale);
+    float x = 0.0f;
+    std::optional<int> clicked;
+    for (int h = 0; h < n; ++h) {
+        const attn::Stage* w = heads[static_cast<size_t>(h)].find("weights");
+        if (!w) continue;
+        const Card card{w, &heads[static_cast<size_t>(h)]};
+        const std::string label = "head " + std::to_string(h + 1) + (h == shown_head ? " ◀ shown" : "");
+        // A caption wider than its heatmap widens the group: wrap on what is drawn.
+        const float group_w = std::max(side, ImGui::CalcTextSize(label.c_str()).x);
+        if (h > 0 && x + group_w <= avail) ImGui::SameLine(0.0f, gap);
+        else if (h > 0) x = 0.0f;
+        x += group_w + gap;
+        ImGui::BeginGroup();
+        ImGui::TextUnformatted(label.c_str());
+        MatrixRequest req;
+        req.key = "heads/" + std::to_string(h);
+        req.values = &w->value;
+        req.masked_by = mask_for(card);
+        req.scale = ColorScale{ColorMode::Sequential, 0.0f, 1.0f};
+        req.max_size = ImVec2(side, side);
+        req.max_cell = 40.0f;
+        req.show_values = false;
+        req.highlight = h == shown_head;
+        req.export_name = "head" + std::to_string(h + 1) + "_weights";
+        const MatrixPlacement p = draw_matrix(req, ctx);
+        ImGui::EndGroup();
+        if (p.clicked) clicked = h;
+        cell_tooltip(run, card, p, ctx);
+        record(shown, req.key, p, w->value);
+    }
+    ImGui::Spacing();
+    draw_legend(ColorScale{}, std::min(side * 2.0f, 300.0f * ctx.ui_scale), ctx);
+    return clicked;
+}
+
+void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,
+                   HeatmapRegistry& shown, const StageMarks* marks) {
+    const attn::Trace& t = run.trace;
+    const attn::HeadTrace* h = t.heads.empty() ? nullptr : &t.heads[static_cast<size_t>(head)];
+    // The module's output is not a stage of the trace; it is drawn like one.
+    const attn::Stage output{"output", t.output.empty() ? attn::Matrix() : t.output[0], attn::Axis::Tokens,
+                             attn::Axis::Features, attn::Scale::Signed};
+
+    std::vector<Card> cards;
+    for (const attn::Stage& s : t.model.stages)
+        if (!follows_heads(s.name)) cards.push_back({&s, nullptr});
+    if (h)
+        for (const attn::Stage& s : h->stages) cards.push_back({&s, h});
+    for (const attn::Stage& s : t.model.stages)
+        if (follows_heads(s.name)) cards.push_back({&s, nullptr});
+    if (output.value.size() > 0) cards.push_back({&output, nullptr});
+
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float arrow_w = 40.0f * ctx.ui_scale;
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    float x = 0.0f;
+    for (size_t i = 0; i < cards.size(); ++i) {
+        const Card& card = cards[i];
+        const attn::Stage& s = *card.stage;
+        if (s.value.size() == 0) continue;
+        MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx, memo);
+        req.export_name = card.head ? "head" + std::to_string(head + 1) + "_" + s.name : s.name;
+        if (marks && marks->stage == s.name) {
+            req.marks = &marks->cells;
+            req.highlight = true;
+        }
+        // With positions on, X is the sum of the two cards before it.
+        const bool sum = s.name == "inputs" && i > 0 && cards[i - 1].stage->name == "pos_embeddings";
+        const std::string heading =
+            std::to_string(i + 1) + "  " + (sum ? "X = token + position  inputs" : stage_title(s.name));
+        const float w = card_width(req, heading, ctx);
+        if (i > 0 && x + arrow_w + w <= avail) {
+            ImGui::SameLine(0.0f, 0.0f);
+            ImGui::PushFont(ctx.fonts.heading);
+            ImGui::SetCursorPosX(ImGui::GetCursorPosX() + gap);
+            ImGui::TextUnformatted("→");  // the flow continues to the right
+            ImGui::PopFont();
+            ImGui::SameLine(0.0f, gap);
+            x += arrow_w + w;
+        } else {
+            if (i > 0) ImGui::Separator();  // the flow continues on the next line
+            x = w;
+        }
+        ImGui::BeginGroup();
+        if (s.name == scroll_to) {
+            // SetScrollHereY would use the previous item's line, the card before this one;
+            // ratio 0 puts the card's top at the view's top (the default 0.5 centres it,
+            // which left a lesson's highlighted matrix below the fold).
+            ImGui::SetScrollFromPosY(ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y -
+                                         ImGui::GetStyle().ItemSpacing.y,
+                                     0.0f);
+            scroll_to.clear();
+        }
+        ImGui::PushFont(ctx.fonts.heading);
+        ImGui::TextUnformatted(heading.c_str());
+        ImGui::PopFont();
+        ImGui::PushFont(ctx.fonts.small);
+        ImGui::TextDisabled("%d × %d", static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
+        ImGui::PopFont();
+        const MatrixPlacement p = draw_matrix(req, ctx);
+        draw_legend(req.scale, p.max.x - p.min.x, ctx);
+        ImGui::EndGroup();
+        if (ImGui::IsItemHovered() && !p.hovered && !stage_explanation(s.name).empty())
+            ImGui::SetTooltip("%s", stage_explanation(s.name).c_str());
+        cell_tooltip(run, card, p, ctx);
+        record(shown, s.name, p, s.value);
+    }
+}
+
+}  // namespace app

@@ -1,0 +1,39 @@
+#pragma once
+// Chapter 2's data sampling made visible: the text's ids, max_length and stride
+// sliders, and the (input -> target) pairs a GPTDatasetV1 would give, with their
+// tokens. The pairs are recomputed only when the run or the sliders change.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "views/matrix_widget.h"
+#include "attention/pipeline.h"
+#include "attention/sliding_window.h"
+#include "widget_rects.h"
+
+namespace app {
+
+struct WindowReport {  // for the state file
+    int max_length = 0, stride = 0;
+    size_t pairs = 0;
+    std::string error;  // the core's message for bad parameters, or empty
+};
+
+class SlidingWindowView {
+public:
+    int max_length = 4;  // the book's example
+    int stride = 1;
+
+    // A collapsible section; the pairs are counted (for the report) even when it is closed.
+    void draw(const attn::Run& run, uint64_t run_version, const DrawContext& ctx, WidgetRects& rects,
+              WindowReport& report);
+
+private:
+    void update(const attn::Run& run, uint64_t run_version);
+    uint64_t version_ = UINT64_MAX;
+    int computed_max_length_ = 0, computed_stride_ = 0;
+    std::vector<attn::WindowPair> pairs_;
+    std::string error_;
+};
+
+}  // namespace app

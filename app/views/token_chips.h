@@ -1,0 +1,33 @@
+#pragma once
+// Tokens as chips: the token with its id under it, special tokens and <|unk|> in
+// their own colours and with a label, and GPT-2's sub-word pieces of one word drawn
+// touching with a bracket under them, so "someunknownPlace" visibly becomes
+// "␣some" "unknown" "Place". Hovering a chip tells its id, bytes and word.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "views/matrix_widget.h"
+#include "text/tokenizer.h"
+#include "widget_rects.h"
+
+namespace app {
+
+struct ChipInfo {  // one chip as drawn, for the state file and the tests
+    std::string text;
+    int64_t id = 0;
+    bool special = false;  // <|endoftext|>
+    bool unk = false;      // <|unk|>: a word outside the vocabulary
+    int64_t word = -1;     // pieces of one word share it; -1 when the tokenizer has no sub-words
+    Rect rect{};
+};
+
+// A 4096-token text would fill the screen and cost frames: only this many are drawn.
+constexpr size_t kMaxChips = 512;
+
+// `tokenizer` and `text` are those the tokens came from: the hover names the word
+// behind an <|unk|> and the bytes of a GPT-2 piece. Appends one ChipInfo per chip drawn.
+void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::string& tokenizer,
+                      const std::string& text, const DrawContext& ctx, std::vector<ChipInfo>& shown);
+
+}  // namespace app

@@ -1,0 +1,76 @@
+#pragma once
+// The attention variants of the seed documents, each a plain forward function that
+// records every stage. Names follow the book (chapter 3) and seed 004.
+#include <cstdint>
+#include <stdexcept>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/user_error.h"
+#include "numerics/torch_random.h"
+#include "attention/trace.h"
+#include "attention/variants.h"
+
+namespace attn {
+
+struct AttentionConfig {
+    Variant variant = Variant::SelfV1;
+    int d_out = 2;
+    int d_out_v = 2;                 // value width for self-v1 and cross (004's d_out_v)
+    int heads = 1;
+    double dropout = 0.0;
+    bool training = true;            // nn.Module.train(): dropout active
+    bool qkv_bias = false;
+    bool causal = false;             // masks self-v1/self-v2/cross (004's causal section)
+    int batch = 1;
+    uint64_t seed = 123;             // torch.manual_seed before the module is built
+    std::optional<uint64_t> dropout_seed;  // torch.manual_seed right before the forward
+    int kv_len = 8;                  // rows of torch.rand(kv_len, d_in) for cross without a second text
+};
+
+// Thrown for a configuration the module itself would reject (d_out % heads, ...).
+struct ConfigError : UserError {
+    using UserError::UserError;
+};
+
+// The projections of one head, in the `x @ W` orientation (torch's Linear weight.T).
+struct Projections {
+    Matrix W_query, W_key, W_value;
+    std::optional<RowVector> b_query, b_key, b_value;
+};
+
+// The parameters of a module, built from cfg.seed in the order its class builds them.
+struct AttentionModule {
+    AttentionConfig cfg;
+    int d_in = 0;
+    // One per head; for mha a single entry holding the full (split at forward) matrices.
+    std::vector<Projections> projections;
+    std::optional<Linear> out_proj;      // mha
+    std::optional<Matrix> random_kv;     // cross without a second text: torch.rand(kv_len, d_in)
+    TorchGenerator generator_after_init{0};  // what the forward's dropout continues from
+};
+
+// Throws ConfigError for a configuration the module's class would reject.
+AttentionModule build_attention(int d_in, const AttentionConfig& cfg);
+
+// The forward pass up to the softmax weights, every stage recorded. For cross, x2
+// holds the keys' input (null: the module's random rows).
+Trace attention_weights(const AttentionModule& module, const Matrix& x, const Matrix* x2);
+// Then dropout, context vectors, head concatenation, out_proj and the output: the
+// part a change of the dropout rate or training mode reruns.
+void attention_output(Trace& trace, const AttentionConfig& cfg);
+
+// Both halves.
+Trace forward(const AttentionModule& module, const Matrix& x, const Matrix* x2);
+// Builds the module from cfg.seed and runs its forward.
+Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg);
+
+// softmax over each row, as torch.softmax(dim=-1) in float; -inf gives 0.
+// Throws ConfigError if a row is -inf throughout (torch would silently give NaN).
+Matrix softmax_rows(const Matrix& scores);
+
+// triu(ones(rows, cols), diagonal=1): 1 above the diagonal (the future), 0 elsewhere.
+Matrix causal_mask(int rows, int cols);
+
+}  // namespace attn

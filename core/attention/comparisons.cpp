@@ -1,0 +1,158 @@
+#include "attention/comparisons.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+#include "attention/attention.h"
+#include "attention/stage_catalogue.h"
+
+namespace attn {
+
+namespace {
+
+const std::vector<std::string> kComparisonNames = {"masking", "dropout", "seeds", "multihead"};
+
+// a - b where equal cells (both -inf among them) give 0 rather than -inf - -inf = NaN.
+Matrix subtract(const Matrix& a, const Matrix& b) {
+    return a.binaryExpr(b, [](float x, float y) { return x == y ? 0.0f : x - y; });
+}
+
+std::string shape(const Matrix& m) { return std::to_string(m.rows()) + "x" + std::to_string(m.cols()); }
+
+// Leaves a variant with one text and no flags that only other variants take.
+void switch_variant(Settings& s, Variant v) {
+    s.attention.variant = v;
+    if (v != Variant::Cross) s.text2.reset();
+    s.attention.causal = false;
+}
+
+}  // namespace
+
+const std::vector<std::string>& comparison_names() { return kComparisonNames; }
+
+std::optional<ComparisonKind> comparison_from_name(const std::string& name) {
+    for (size_t i = 0; i < kComparisonNames.size(); ++i)
+        if (kComparisonNames[i] == name) return static_cast<ComparisonKind>(i);
+    return std::nullopt;
+}
+
+std::string comparison_name(ComparisonKind kind) { return kComparisonNames[static_cast<size_t>(kind)]; }
+
+const std::vector<std::string>& masking_stage_names() {
+    static const std::vector<std::string> names = stage_names_in(StagePlace::Comparison);
+    return names;
+}
+
+StageList compare_masking(const HeadTrace& head) {
+    const Stage* scaled = head.find("scaled_scores");
+    const Stage* mask = head.find("mask");
+    const Stage* weights = head.find("weights");
+    if (!scaled || !mask || !weights)
+        throw ComparisonError("the masking comparison needs a variant with a mask (not simplified)");
+    const Axis key_axis = weights->cols;
+
+    // The book's first way (3.5.1): softmax over everything, zero the future, renormalise.
+    Matrix unmasked = softmax_rows(scaled->value);
+    Matrix kept = unmasked.cwiseProduct((1.0f - mask->value.array()).matrix());
+    // A row is never masked entirely (the diagonal is kept), so its sum is positive.
+    Matrix renormalised = kept.array().colwise() / kept.rowwise().sum().array();
+    Matrix diff = subtract(renormalised, weights->value);
+
+    StageList out;
+    out.add("unmasked_weights", std::move(unmasked), key_axis);
+    out.add("masked_after_softmax", std::move(kept), key_axis);
+    out.add("renormalised", std::move(renormalised), key_axis);
+    out.add("minus_inf_weights", weights->value, key_axis);
+    out.add("difference", std::move(diff), key_axis);
+    return out;
+}
+
+std::vector<std::pair<std::string, Settings>> comparison_settings(const Settings& current, ComparisonKind kind) {
+    switch (kind) {
+    case ComparisonKind::Masking:
+        return {{"mask after softmax vs -inf before softmax", current}};
+    case ComparisonKind::Dropout: {
+        Settings on = current;
+        if (!variant_has_dropout(on.attention.variant)) {
+            switch_variant(on, Variant::Causal);  // 3.5's class: the first with dropout
+            on.attention.heads = 1;
+        }
+        // The book's rate when the current view has none, so that "on" shows something.
+        if (on.attention.dropout == 0.0) on.attention.dropout = 0.5;
+        on.attention.training = true;
+        Settings off = on;
+        off.attention.training = false;  // model.eval(): what inference does
+        char rate[32];
+        std::snprintf(rate, sizeof rate, "%g", on.attention.dropout);
+        return {{"dropout off (eval)", off}, {std::string("dropout ") + rate + " (training)", on}};
+    }
+    case ComparisonKind::Seeds: {
+        Settings other = current;
+        const uint64_t seed = current.attention.seed;
+        other.attention.seed = seed < static_cast<uint64_t>(INT64_MAX) ? seed + 1 : seed - 1;
+        return {{"seed " + std::to_string(seed), current}, {"seed " + std::to_string(other.attention.seed), other}};
+    }
+    case ComparisonKind::MultiHead: {
+        // The wrapper concatenates H heads of width d_out, so its output is H * d_out
+        // wide; the weight-split class splits d_out into H heads and keeps d_out wide.
+        // Giving the split class d_out = H * d makes both have H heads of width d and the
+        // same output width, so their heatmaps line up cell for cell.
+        const int heads = std::max(2, current.attention.heads);
+        const bool split = current.attention.variant == Variant::Mha;
+        const int head_dim = std::max(1, split ? current.attention.d_out / current.attention.heads
+                                               : current.attention.d_out);
+        Settings wrapper = current, mha = current;
+        switch_variant(wrapper, Variant::MhaWrapper);
+        switch_variant(mha, Variant::Mha);
+        wrapper.d_out_v.reset();
+        mha.d_out_v.reset();
+        wrapper.attention.heads = mha.attention.heads = heads;
+        wrapper.attention.d_out = head_dim;
+        mha.attention.d_out = heads * head_dim;
+        const std::string h = std::to_string(heads), d = std::to_string(head_dim);
+        return {{"mha-wrapper: " + h + " heads of d_out " + d, wrapper},
+                {"mha: d_out " + std::to_string(heads * head_dim) + " split into " + h + " heads of " + d, mha}};
+    }
+    }
+    throw ComparisonError("unknown comparison");
+}
+
+StageList difference(const Run& a, const Run& b, const std::string& stage) {
+    StageList out;
+    const auto add = [&](const Stage& sa, const Stage& sb) {
+        if (sa.value.rows() != sb.value.rows() || sa.value.cols() != sb.value.cols())
+            throw ComparisonError(stage + " has shape " + shape(sa.value) + " in one run and " + shape(sb.value) +
+                                  " in the other");
+        // Not the catalogue's scale: a difference of two runs is signed whatever the
+        // stage (two probabilities, masks or dropout factors differ by either sign).
+        out.add(stage, subtract(sa.value, sb.value), sa.rows, sa.cols, Scale::Signed);
+    };
+    if (stage == "output") {
+        if (a.trace.output.empty() || b.trace.output.empty()) throw ComparisonError("a run has no output");
+        add(catalogued_stage(stage, a.trace.output[0]), catalogued_stage(stage, b.trace.output[0]));
+        return out;
+    }
+    const Stage* ma = a.trace.model.find(stage);
+    const Stage* mb = b.trace.model.find(stage);
+    if (ma && mb) {
+        add(*ma, *mb);
+        return out;
+    }
+    const auto in_heads = [&](const Run& r) {
+        return !r.trace.heads.empty() && r.trace.heads[0].find(stage) != nullptr;
+    };
+    if (!in_heads(a) || !in_heads(b)) throw ComparisonError("both runs need the stage " + stage);
+    if (a.trace.heads.size() != b.trace.heads.size())
+        throw ComparisonError("the runs have " + std::to_string(a.trace.heads.size()) + " and " +
+                              std::to_string(b.trace.heads.size()) + " heads");
+    for (size_t h = 0; h < a.trace.heads.size(); ++h) {
+        const Stage* sa = a.trace.heads[h].find(stage);
+        const Stage* sb = b.trace.heads[h].find(stage);
+        if (!sa || !sb) throw ComparisonError("both runs need the stage " + stage + " in head " + std::to_string(h));
+        add(*sa, *sb);
+    }
+    return out;
+}
+
+}  // namespace attn

@@ -1,0 +1,254 @@
+#include "attention/memory_budget.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "attention/pipeline.h"
+
+namespace attn {
+
+namespace {
+
+// Rates measured on the project's 2-core machine (release build), taken low so that an
+// admitted run finishes well inside the budget's time even when the machine is shared.
+constexpr double kFlopsPerSecond = 10e9;       // matrix products (Eigen sgemm, both cores)
+constexpr double kElementsPerSecond = 0.6e9;   // softmax, masks, copies: per element touched, both cores
+constexpr double kDrawsPerSecond = 200e6;      // generator draws, in bulk (uniform and normal)
+constexpr double kJsonNumbersPerSecond = 6e6;  // the CLI's JSON (measured 9.3M/s)
+constexpr double kExportNumbersPerSecond = 3.5e6;  // --export: .npy, .csv and trace.json (measured 5.5M/s)
+constexpr double kTimeMargin = 1.25;           // a busy neighbour on the machine
+constexpr double kBytesPerFloat = 4.0;
+constexpr double kOverhead = 1.15;             // allocator slack, small vectors, labels
+constexpr double kBaseBytes = 32.0 * 1024 * 1024;  // the program, the GPT-2 vocabulary
+
+// The sizes a run allocates with, as attention.cpp and embedding.cpp use them.
+struct Shapes {
+    Variant v{};
+    double T = 0, S = 0, d = 0, B = 1, H = 1;  // tokens, key tokens, d_in, batch, heads
+    double hd = 0, hv = 0, d_out = 0;          // a head's query/key and value widths
+    double context_length = 0;                 // rows of the positional table (0: none)
+    bool simplified = false, mha = false;
+    bool dropout_stages = false;               // the trace keeps dropout_mask and dropped_weights
+    bool draws_dropout = false;                // the forward draws a Bernoulli per weight
+};
+
+Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
+    const AttentionConfig cfg = attention_config(s);
+    Shapes x;
+    x.v = cfg.variant;
+    x.simplified = x.v == Variant::Simplified;
+    x.mha = x.v == Variant::Mha;
+    x.T = static_cast<double>(tokens);
+    x.S = x.v == Variant::Cross ? static_cast<double>(tokens2 > 0 ? tokens2 : cfg.kv_len) : x.T;
+    x.d = s.d_in;
+    x.B = cfg.batch;
+    x.H = x.simplified ? 1.0 : cfg.heads;
+    x.d_out = cfg.d_out;
+    x.hd = x.hv = cfg.d_out;
+    if (x.simplified) x.hd = x.hv = x.d;
+    if (x.v == Variant::SelfV1 || x.v == Variant::Cross) x.hv = cfg.d_out_v;
+    if (x.mha) x.hd = x.hv = std::max(1, cfg.d_out / std::max(1, cfg.heads));
+    x.dropout_stages = variant_has_dropout(x.v);
+    x.draws_dropout = x.dropout_stages && cfg.training && cfg.dropout > 0.0 && cfg.dropout < 1.0;
+    x.context_length = s.pos ? static_cast<double>(s.context_length.value_or(tokens)) : 0.0;
+    return x;
+}
+
+// One cost term and the settings that grow it, for the refusal's advice.
+struct Term {
+    double amount;
+    std::string lower;
+};
+
+std::string dominant(std::vector<Term> terms) {
+    std::sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) { return a.amount > b.amount; });
+    return terms.empty() ? std::string() : terms[0].lower;
+}
+
+std::string joined_or(const std::vector<std::string>& items) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+    return out;
+}
+
+// Peak memory in floats, as terms with the settings that grow each. Per head: the T x S
+// matrices the trace keeps (scores, scaled, mask, masked, weights; dropout mask and
+// dropped weights), its projections and their products. attention_output makes a factor
+// matrix for every batch element and head (ones when nothing is dropped) and keeps them
+// all until the outputs are done; only the first element's move into the trace, and only
+// for variants that show dropout. Then the temporaries of two threads and the shared
+// mask, the model's inputs and tables, the outputs.
+std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t tokens) {
+    const double TS = x.T * x.S;
+    const double squares = TS * x.H * (x.simplified ? 2.0 : 5.0 + (x.dropout_stages ? 2.0 : 0.0));
+    const double factors = x.simplified ? 0.0 : (x.dropout_stages ? x.B - 1.0 : x.B) * x.H * TS + 3.0 * TS;
+    const double heads = x.simplified ? 0.0 : x.H * (x.d * (2.0 * x.hd + x.hv) * 2.0 + x.T * x.hd + x.S * (x.hd + x.hv) + x.T * x.hv);
+    const double tables = 3.0 * (x.T + x.S) * x.d + x.context_length * x.d;
+    const double outputs = x.B * x.T * x.H * x.hv + x.T * x.H * x.hv + (x.mha ? 2.0 * x.d_out * x.d_out + 3.0 * x.T * x.d_out : 0.0);
+
+    char t[64], h[32], b[32];
+    std::snprintf(t, sizeof t, "the text length (%lld tokens)", static_cast<long long>(tokens));
+    std::snprintf(h, sizeof h, "heads (%d)", static_cast<int>(x.H));
+    std::snprintf(b, sizeof b, "batch (%d)", static_cast<int>(x.B));
+    const std::string d_in = "d_in (" + std::to_string(s.d_in) + ")";
+    const std::string d_out = "d_out (" + std::to_string(static_cast<int>(x.d_out)) + ")";
+    std::vector<std::string> square_knobs{t};
+    if (x.H > 1) square_knobs.push_back(h);
+    std::vector<std::string> factor_knobs = square_knobs;
+    if (x.B > 1) factor_knobs.push_back(b);
+    return {{squares, joined_or(square_knobs)},
+            {factors, joined_or(factor_knobs)},
+            {heads, joined_or({d_in, d_out, std::string(h)})},
+            {tables, "context_length (" + std::to_string(static_cast<long long>(x.context_length)) + ") or " + d_in},
+            {outputs, joined_or({std::string(b), d_out})}};
+}
+
+// Seconds of one forward with the module and tables built: matrix products, passes over
+// the T x S matrices, generator draws. mha computes its heads in parallel; the other
+// variants one after another, so their element passes run on one core (counted twice).
+double compute_seconds(const Shapes& x, const Settings& s) {
+    const double TS = x.T * x.S;
+    const double flops = (x.simplified ? 0.0 : 2.0 * x.H * x.d * (x.T * x.hd + x.S * (x.hd + x.hv))) +
+                         2.0 * x.H * TS * x.hd +                                 // scores
+                         (x.simplified ? 2.0 * TS * x.hv : 2.0 * x.H * TS * x.hv * x.B) +  // context per batch element
+                         (x.mha ? 2.0 * x.B * x.T * x.d_out * x.d_out : 0.0);    // out_proj
+    const double head_passes = x.mha ? 20.0 : 40.0;
+    const double output_passes = x.simplified ? 0.0 : 5.0 * x.B * (x.H >= 2 ? 1.0 : 2.0);
+    const double elements = x.H * TS * (head_passes + output_passes) + x.B * x.T * x.H * x.hv;
+    const bool random_table = s.embedding == "random" || s.tokenizer != "words" || s.d_in != 3 || s.vocab_size;
+    const double vocab = static_cast<double>(s.vocab_size.value_or(s.tokenizer == "gpt2" ? 50257 : 50000));
+    const double params = x.simplified ? 0.0 : x.H * x.d * (2.0 * x.hd + x.hv) + (x.mha ? x.d_out * x.d_out : 0.0);
+    const double draws = (x.draws_dropout ? x.B * x.H * TS : 0.0) + params + (random_table ? vocab * x.d : 0.0) +
+                         x.context_length * x.d;
+    return kTimeMargin * (flops / kFlopsPerSecond + elements / kElementsPerSecond + draws / kDrawsPerSecond);
+}
+
+// Numbers each stage holds, as the CLI writes them: the JSON, or with --export the
+// .npy, .csv and trace.json of each.
+std::vector<std::pair<std::string, double>> stage_numbers(const Shapes& x, const Settings& s) {
+    std::vector<std::pair<std::string, double>> out;
+    const auto add = [&](const char* name, double count) { out.emplace_back(name, count); };
+    const double TS = x.T * x.S, H = x.H;
+    add("token_embeddings", x.T * x.d);
+    if (s.pos) add("pos_embeddings", x.T * x.d);
+    add("inputs", x.T * x.d);
+    if (x.v == Variant::Cross) add("inputs2", x.S * x.d);
+    for (const char* name : {"scores", "weights"}) add(name, H * TS);
+    if (!x.simplified) {
+        for (const char* name : {"scaled_scores", "mask", "masked_scores"}) add(name, H * TS);
+        add("W_query", H * x.d * x.hd);
+        add("W_key", H * x.d * x.hd);
+        add("W_value", H * x.d * x.hv);
+        add("queries", H * x.T * x.hd);
+        add("keys", H * x.S * x.hd);
+        add("values", H * x.S * x.hv);
+    }
+    if (x.dropout_stages) for (const char* name : {"dropout_mask", "dropped_weights"}) add(name, H * TS);
+    add("context", H * x.T * x.hv);
+    if (x.mha) add("W_out", (H + 1.0) * x.d_out * x.d_out);  // the model's, and repeated in every head
+    add("concat", x.T * H * x.hv);
+    add("output", x.B * x.T * (x.mha ? x.d_out : H * x.hv));
+    return out;
+}
+
+}  // namespace
+
+WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2) {
+    const Shapes x = shapes_of(s, tokens, tokens2);
+    const std::vector<Term> terms = memory_terms(x, s, tokens);
+    double floats = 0.0;
+    for (const Term& t : terms) floats += t.amount;
+    WorkEstimate w;
+    w.bytes = kBaseBytes + kOverhead * kBytesPerFloat * floats;
+    w.lower = dominant(terms);
+    w.seconds = compute_seconds(x, s);
+    w.forward_seconds = w.seconds;  // the tables are drawn once, counted again for --time: safe
+    w.stage_numbers = stage_numbers(x, s);
+    return w;
+}
+
+std::string size_text(double bytes) {  // in the units parse_size reads: 1 MB = 2^20 bytes
+    constexpr double kB = 1024.0, MB = kB * 1024, GB = MB * 1024;
+    char out[32];
+    if (bytes >= GB) std::snprintf(out, sizeof out, "%.1f GB", bytes / GB);
+    else if (bytes >= MB) std::snprintf(out, sizeof out, "%.0f MB", bytes / MB);
+    else std::snprintf(out, sizeof out, "%.0f kB", bytes / kB);
+    return out;
+}
+
+uint64_t parse_size(const std::string& flag, const std::string& text) {
+    const auto bad = [&] { return ArgsError(flag + " needs a size such as 512M, 2G or a number of bytes, got '" + text + "'"); };
+    size_t digits = 0;
+    while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+    if (digits == 0 || text[0] == '.') throw bad();
+    const std::string number = text.substr(0, digits), unit = text.substr(digits);
+    if (std::count(number.begin(), number.end(), '.') > 1 || number.back() == '.') throw bad();
+    double scale = 1.0;
+    if (unit == "K" || unit == "k") scale = 1024.0;
+    else if (unit == "M" || unit == "m") scale = 1024.0 * 1024;
+    else if (unit == "G" || unit == "g") scale = 1024.0 * 1024 * 1024;
+    else if (unit == "T" || unit == "t") scale = 1024.0 * 1024 * 1024 * 1024;
+    else if (!unit.empty()) throw bad();
+    const double bytes = std::strtod(number.c_str(), nullptr) * scale;
+    if (!(bytes >= 1.0) || bytes > 1e18) throw bad();
+    return static_cast<uint64_t>(bytes);
+}
+
+Budget default_budget() {
+    Budget b;
+    if (const char* env = std::getenv("ATTNSCOPE_MEMORY_BUDGET"); env && *env) {
+        try {
+            b.bytes = static_cast<double>(parse_size("ATTNSCOPE_MEMORY_BUDGET", env));
+            return b;
+        } catch (const ArgsError&) {
+            // A malformed variable falls back to the default rather than refusing everything.
+        }
+    }
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const double physical = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 4e9;
+    b.bytes = physical / 3.0;
+    return b;
+}
+
+Budget budget_for(const Settings& s) {
+    Budget b = default_budget();
+    if (s.memory_budget) b.bytes = static_cast<double>(*s.memory_budget);
+    return b;
+}
+
+void check_budget(const WorkEstimate& w, const Budget& b) {
+    if (w.bytes > b.bytes)
+        throw InputError("this needs about " + size_text(w.bytes) + " of memory (budget " + size_text(b.bytes) +
+                         "): lower " + w.lower);
+    const int repeats = b.output ? b.output->time_runs : 0;
+    const double output = b.output ? output_seconds(w, *b.output) : 0.0;
+    const double compute = w.seconds + repeats * w.forward_seconds;
+    if (compute + output > b.seconds) {
+        char text[48];
+        std::snprintf(text, sizeof text, "about %.0f s", compute + output);
+        // Writing the stages can outweigh computing them: then fewer stages is the advice.
+        const std::string lower_time = repeats > 0 ? "--time (" + std::to_string(repeats) + ") or " + w.lower : w.lower;
+        const std::string advice = output > compute ? "print fewer stages (--stages output), or lower " + w.lower
+                                                    : "lower " + lower_time;
+        throw InputError("this would take " + std::string(text) + " (at most " +
+                         std::to_string(static_cast<int>(b.seconds)) + " s): " + advice);
+    }
+}
+
+double output_seconds(const WorkEstimate& w, const OutputRequest& out) {
+    if (out.emit_pytorch) return 0.0;
+    double numbers = 0.0;
+    for (const auto& [name, count] : w.stage_numbers)
+        if (out.stages.empty() || std::find(out.stages.begin(), out.stages.end(), name) != out.stages.end())
+            numbers += count;
+    return numbers / (out.export_files ? kExportNumbersPerSecond : kJsonNumbersPerSecond);
+}
+
+}  // namespace attn

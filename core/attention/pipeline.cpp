@@ -1,0 +1,200 @@
+#include "attention/pipeline.h"
+
+#include <algorithm>
+
+#include "text/gpt2_tokenizer.h"
+#include "attention/memory_budget.h"
+#include "text/simple_tokenizer.h"
+
+namespace attn {
+
+namespace {
+
+constexpr size_t kMaxTokens = 4096;
+constexpr int64_t kWordsVocabSize = 50000;  // seed 004's nn.Embedding(50_000, 3)
+constexpr int64_t kMaxTableElements = 400'000'000;
+
+// Tokenizes the texts; vocab_size is set to the tokenizer's vocabulary size.
+std::vector<Tokenized> tokenize(const Settings& s, const std::vector<std::string>& texts, int64_t& vocab_size) {
+    std::vector<Tokenized> out;
+    if (s.tokenizer == "words") {
+        const WordsTokenizer words(texts);
+        for (const std::string& t : texts) out.push_back(words.encode(t));
+        vocab_size = kWordsVocabSize;
+    } else if (s.tokenizer == "simple") {
+        // The vocabulary comes from a corpus: the file the user chose, else the typed texts.
+        std::string corpus;
+        if (s.corpus_file) corpus = SimpleTokenizerV2::load_corpus(*s.corpus_file);
+        else for (const std::string& t : texts) corpus += t + "\n";
+        const SimpleTokenizerV2 simple(corpus);
+        for (const std::string& t : texts) {
+            Tokenized tok = simple.encode(t);
+            for (const int64_t id : tok.ids)
+                tok.special.push_back(id == simple.end_of_text_id() || id == simple.unknown_id());
+            out.push_back(std::move(tok));
+        }
+        vocab_size = simple.vocab_size();
+    } else if (s.tokenizer == "gpt2") {
+        const Gpt2Tokenizer& gpt2 = gpt2_tokenizer();
+        for (const std::string& t : texts) {
+            Gpt2Encoding enc = gpt2.encode_with_spans(t);
+            for (size_t i = 0; i < enc.tokenized.ids.size(); ++i) {
+                enc.tokenized.special.push_back(gpt2.is_special(enc.tokenized.ids[i]));
+                enc.tokenized.word.push_back(static_cast<int64_t>(enc.words[i]));
+            }
+            out.push_back(std::move(enc.tokenized));
+        }
+        vocab_size = gpt2.vocab_size();
+    } else {
+        throw InputError("unknown tokenizer '" + s.tokenizer + "' (words, simple, gpt2)");
+    }
+    if (s.corpus_file && s.tokenizer != "simple") throw InputError("a corpus file is only used by the simple tokenizer");
+    return out;
+}
+
+bool all_book_words(const std::vector<Tokenized>& texts) {
+    for (const Tokenized& t : texts)
+        for (const std::string& w : t.tokens)
+            if (!book_word_id(w)) return false;
+    return true;
+}
+
+std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& texts, int64_t tokenizer_vocab,
+                                   Embedded& out) {
+    size_t longest = 0;
+    for (const Tokenized& t : texts) longest = std::max(longest, t.ids.size());
+    std::optional<int64_t> context_length;
+    if (s.pos) context_length = s.context_length.value_or(static_cast<int64_t>(longest));
+    if (s.context_length && static_cast<int64_t>(longest) > *s.context_length)
+        throw InputError("the text has " + std::to_string(longest) + " tokens, more than context_length " +
+                         std::to_string(*s.context_length));
+
+    const bool book = s.embedding == "book" ||
+                      (s.embedding == "auto" && s.tokenizer == "words" && s.d_in == 3 && !s.vocab_size &&
+                       all_book_words(texts));
+    std::vector<std::vector<int64_t>> ids;
+    if (book) {
+        if (s.d_in != 3) throw InputError("the book embedding is 3-dimensional: d_in must be 3, got " + std::to_string(s.d_in));
+        if (s.tokenizer != "words") throw InputError("the book embedding takes the words tokenizer");
+        for (Tokenized& t : texts) {
+            for (size_t i = 0; i < t.tokens.size(); ++i) {
+                const auto id = book_word_id(t.tokens[i]);
+                if (!id) throw InputError("'" + t.tokens[i] + "' is not a word of the book's sentence (Your journey starts with one step)");
+                t.ids[i] = *id;
+            }
+            ids.push_back(t.ids);
+        }
+        out.embedding = "book";
+        return embed_book(s.embed_seed, ids, context_length);
+    }
+    const int64_t vocab = s.vocab_size.value_or(tokenizer_vocab);
+    if (vocab * s.d_in > kMaxTableElements)
+        throw InputError("the embedding table vocab_size x d_in = " + std::to_string(vocab * s.d_in) +
+                         " is larger than " + std::to_string(kMaxTableElements));
+    for (Tokenized& t : texts) {
+        for (size_t i = 0; i < t.ids.size(); ++i)
+            if (t.ids[i] >= vocab)
+                throw InputError("token '" + t.tokens[i] + "' has id " + std::to_string(t.ids[i]) +
+                                 ", outside vocab_size " + std::to_string(vocab));
+        ids.push_back(t.ids);
+    }
+    out.embedding = "random";
+    out.vocab_size = vocab;
+    return embed_random(s.embed_seed, vocab, s.d_in, ids, context_length);
+}
+
+}  // namespace
+
+AttentionConfig attention_config(const Settings& s) {
+    AttentionConfig cfg = s.attention;
+    cfg.d_out_v = s.d_out_v.value_or(cfg.d_out);
+    return cfg;
+}
+
+bool same_embedding(const Settings& a, const Settings& b) {
+    // A second text is embedded only for a variant that takes one.
+    const auto second_text = [](const Settings& s) { return variant_info(s.attention.variant).second_text; };
+    return same_up_to(a, b, Reruns::Embedding) && second_text(a) == second_text(b);
+}
+
+Embedded embed_texts(const Settings& s) { return embed_texts(s, budget_for(s)); }
+
+namespace {
+
+// The texts of `s` as tokens, each checked for length; sets the tokenizer's vocabulary size.
+std::vector<Tokenized> tokenize_texts(const Settings& s, int64_t& tokenizer_vocab) {
+    const bool cross = s.attention.variant == Variant::Cross;
+    if (s.text2 && !cross) throw InputError("a second text is only used by the cross variant");
+    std::vector<std::string> texts{s.text};
+    if (cross && s.text2) texts.push_back(*s.text2);
+    std::vector<Tokenized> tokenized = tokenize(s, texts, tokenizer_vocab);
+    for (size_t i = 0; i < tokenized.size(); ++i) {
+        const std::string which = i == 0 ? "the text" : "the second text";
+        if (tokenized[i].ids.empty()) throw InputError(which + " is empty");
+        if (tokenized[i].ids.size() > kMaxTokens)
+            throw InputError(which + " has " + std::to_string(tokenized[i].ids.size()) + " tokens; at most " +
+                             std::to_string(kMaxTokens) + " are shown");
+    }
+    return tokenized;
+}
+
+WorkEstimate estimate_tokenized(const Settings& s, const std::vector<Tokenized>& tokenized) {
+    const int64_t tokens2 = tokenized.size() > 1 ? static_cast<int64_t>(tokenized[1].ids.size()) : 0;
+    return estimate_work(s, static_cast<int64_t>(tokenized[0].ids.size()), tokens2);
+}
+
+}  // namespace
+
+WorkEstimate estimate_run(const Settings& s) {
+    int64_t tokenizer_vocab = 0;
+    return estimate_tokenized(s, tokenize_texts(s, tokenizer_vocab));
+}
+
+Embedded embed_texts(const Settings& s, const Budget& budget) {
+    check_ranges(s);  // values set by code or typed into the app have not been parsed
+    int64_t tokenizer_vocab = 0;
+    std::vector<Tokenized> tokenized = tokenize_texts(s, tokenizer_vocab);
+    check_budget(estimate_tokenized(s, tokenized), budget);  // before the tables and the trace are allocated
+    Embedded e;
+    e.stages = embed(s, tokenized, tokenizer_vocab, e);
+    e.tokens = std::move(tokenized[0]);
+    if (tokenized.size() > 1) e.tokens2 = std::move(tokenized[1]);
+    return e;
+}
+
+namespace {
+
+// The attention part of a run, checked against the budget first: a front end that keeps
+// its Embedded across changes of heads, batch or d_out (the app's worker) reaches here
+// without passing embed_texts' check, and 64 heads of 4096 tokens need tens of GB.
+Run attend_within(const Settings& s, const Embedded& e, const Budget& budget) {
+    const int64_t tokens2 = e.tokens2 ? static_cast<int64_t>(e.tokens2->ids.size()) : 0;
+    check_budget(estimate_work(s, static_cast<int64_t>(e.tokens.ids.size()), tokens2), budget);
+    Run run;
+    run.tokens = e.tokens;
+    run.tokens2 = e.tokens2;
+    run.embedding = e.embedding;
+    run.vocab_size = e.vocab_size;
+    const Matrix* x2 = e.stages.size() > 1 ? &e.stages[1].inputs : nullptr;
+    run.trace = run_attention(e.stages[0].inputs, x2, attention_config(s));
+
+    // The embedding stages come first in the pipeline.
+    StageList front;
+    front.add("token_embeddings", e.stages[0].token_embeddings);
+    if (e.stages[0].pos_embeddings) front.add("pos_embeddings", *e.stages[0].pos_embeddings);
+    for (Stage& st : run.trace.model.stages) front.stages.push_back(std::move(st));
+    run.trace.model = std::move(front);
+    return run;
+}
+
+}  // namespace
+
+Run attend(const Settings& s, const Embedded& e) { return attend_within(s, e, budget_for(s)); }
+
+Run compute(const Settings& s) { return compute(s, budget_for(s)); }
+
+Run compute(const Settings& s, const Budget& budget) { return attend_within(s, embed_texts(s, budget), budget); }
+
+void recompute_dropout(Run& run, const Settings& s) { attention_output(run.trace, attention_config(s)); }
+
+}  // namespace attn

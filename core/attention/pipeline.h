@@ -1,0 +1,62 @@
+#pragma once
+// Settings -> tokens -> input vectors -> attention trace: the whole path a user
+// sees, shared by the CLI and the app.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "base/user_error.h"
+#include "attention/embedding.h"
+#include "attention/memory_budget.h"
+#include "settings/settings.h"
+#include "text/tokenizer.h"
+#include "attention/trace.h"
+
+namespace attn {
+
+struct Run {
+    Tokenized tokens;
+    std::optional<Tokenized> tokens2;  // cross-attention's second text
+    std::string embedding;             // what was used: "book" or "random"
+    int64_t vocab_size = 0;            // rows of the token embedding table ("random")
+    Trace trace;                       // model stages start with the embedding stages
+};
+
+// Thrown for settings that cannot produce a trace; the message is one line for a user.
+struct InputError : UserError {
+    using UserError::UserError;
+};
+
+// The texts as tokens and input vectors: the part of a run that only the text,
+// tokenizer and embedding settings change (not the seed, d_out, heads, dropout, ...).
+struct Embedded {
+    Tokenized tokens;
+    std::optional<Tokenized> tokens2;
+    std::string embedding;             // "book" or "random"
+    int64_t vocab_size = 0;
+    std::vector<EmbeddingStages> stages;  // one per text
+};
+
+AttentionConfig attention_config(const Settings& s);  // resolves defaults (d_out_v)
+
+// True when a and b give the same Embedded, so a front end can keep it across
+// changes of the attention controls (a 50257 x 768 table takes ~0.2 s to draw).
+bool same_embedding(const Settings& a, const Settings& b);
+// Both refuse, before anything large is allocated, what exceeds `budget`
+// (memory_budget.h; by default the machine's, or the settings' --memory-budget).
+Embedded embed_texts(const Settings& s, const Budget& budget);
+// What a run of `s` will cost, from its token counts (the texts are only tokenized).
+WorkEstimate estimate_run(const Settings& s);
+Embedded embed_texts(const Settings& s);
+Run attend(const Settings& s, const Embedded& e);
+
+// The whole forward path. Throws std::runtime_error subclasses (InputError,
+// ArgsError, ConfigError, TokenizeError) whose what() is a one-line message.
+Run compute(const Settings& s);
+Run compute(const Settings& s, const Budget& budget);
+
+// Reruns only what follows the softmax weights (dropout, context, output): what a
+// change of the dropout rate, training mode or dropout seed needs.
+void recompute_dropout(Run& run, const Settings& s);
+
+}  // namespace attn

@@ -1,0 +1,58 @@
+#include "numerics/mersenne_twister.h"
+
+#include <algorithm>
+
+namespace attn {
+
+namespace {
+
+constexpr int kN = MersenneTwister::kStateSize;
+constexpr int kM = 397;
+
+// One step of the recurrence: the upper bit of `a`, the lower 31 of `b`, into `far`.
+inline uint32_t step(uint32_t a, uint32_t b, uint32_t far) {
+    const uint32_t y = (a & 0x80000000u) | (b & 0x7fffffffu);
+    return far ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu);
+}
+
+}  // namespace
+
+MersenneTwister::MersenneTwister(uint32_t seed) {
+    state_[0] = seed;
+    for (int i = 1; i < kN; ++i)
+        state_[i] = 1812433253u * (state_[i - 1] ^ (state_[i - 1] >> 30)) + static_cast<uint32_t>(i);
+}
+
+void MersenneTwister::twist() {
+    // Split where the index i + 397 wraps, so that each loop reads words at a fixed
+    // distance and vectorises: the first reads words not yet replaced, the second
+    // ones this twist already replaced, as the sequential algorithm does.
+    uint32_t* s = state_;
+    for (int i = 0; i < kN - kM; ++i) s[i] = step(s[i], s[i + 1], s[i + kM]);
+    for (int i = kN - kM; i < kN - 1; ++i) s[i] = step(s[i], s[i + 1], s[i + kM - kN]);
+    s[kN - 1] = step(s[kN - 1], s[0], s[kM - 1]);
+    index_ = 0;
+}
+
+void MersenneTwister::fill(uint32_t* out, size_t n) {
+    while (n > 0) {
+        if (index_ == kN) twist();
+        const size_t take = std::min(n, static_cast<size_t>(kN - index_));
+        const uint32_t* from = state_ + index_;
+        for (size_t i = 0; i < take; ++i) out[i] = temper(from[i]);
+        index_ += static_cast<int>(take);
+        out += take;
+        n -= take;
+    }
+}
+
+void MersenneTwister::discard(size_t n) {
+    while (n > 0) {
+        if (index_ == kN) twist();
+        const size_t take = std::min(n, static_cast<size_t>(kN - index_));
+        index_ += static_cast<int>(take);
+        n -= take;
+    }
+}
+
+}  // namespace attn

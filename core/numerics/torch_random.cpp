@@ -1,0 +1,205 @@
+#include "numerics/torch_random.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn {
+
+double TorchGenerator::normal_double(double mean, double stdv) {
+    if (cached_normal_) {
+        const double z = *cached_normal_;
+        cached_normal_.reset();
+        return z * stdv + mean;
+    }
+    const double u1 = uniform_double(0.0, 1.0);
+    const double u2 = uniform_double(0.0, 1.0);
+    const double r = std::sqrt(-2.0 * std::log1p(-u2));
+    const double theta = 2.0 * M_PI * u1;
+    cached_normal_ = r * std::sin(theta);
+    return r * std::cos(theta) * stdv + mean;
+}
+
+namespace {
+
+// Draws n words a chunk at a time, handing each chunk to use(first, words, count):
+// the generator's bulk fill without a buffer the size of a 50257 x 768 table.
+template <class Use>
+void draw_chunks(TorchGenerator& gen, size_t n, Use&& use) {
+    constexpr size_t kChunk = 4096;  // even: a random64's two words never straddle chunks
+    uint32_t words[kChunk];
+    for (size_t first = 0; first < n; first += kChunk) {
+        const size_t count = std::min(kChunk, n - first);
+        gen.fill(words, count);
+        use(first, words, count);
+    }
+}
+
+// n uniform floats in [from, to), one draw each, in draw order.
+void fill_uniform(TorchGenerator& gen, float* out, size_t n, float from, float to) {
+    draw_chunks(gen, n, [&](size_t first, const uint32_t* words, size_t count) {
+        for (size_t k = 0; k < count; ++k) out[first + k] = TorchGenerator::uniform_float(words[k], from, to);
+    });
+}
+
+// normal_fill_16 of torch's AVX2 kernel, on `blocks` consecutive blocks of 16 uniforms
+// in place: element j of a block pairs with j + 8; theta is computed in float as the
+// vector code does. Eigen's vectorised log/sin/cos stand in for torch's Sleef ones
+// (both within an ulp or two).
+void box_muller_blocks(float* u, int64_t blocks) {
+    using Blocks = Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, 16, Eigen::RowMajor>>;
+    // Row-major like the blocks: with mixed storage orders Eigen falls back to scalar sin/cos.
+    using Halves = Eigen::Array<float, Eigen::Dynamic, 8, Eigen::RowMajor>;
+    constexpr int64_t kChunk = 4096;  // blocks per pass: the temporaries stay in cache
+    const float two_pi = static_cast<float>(2.0 * M_PI);
+    for (int64_t first = 0; first < blocks; first += kChunk) {
+        Blocks m(u + first * 16, std::min(kChunk, blocks - first), 16);
+        const Halves radius = (-2.0f * (1.0f - m.leftCols<8>().array()).log()).sqrt();  // (0, 1] for the log
+        const Halves theta = two_pi * m.rightCols<8>().array();
+        m.leftCols<8>() = (radius * theta.cos()).matrix();
+        m.rightCols<8>() = (radius * theta.sin()).matrix();
+    }
+}
+
+bool is_every_row(const std::vector<int64_t>& wanted, int64_t rows) {
+    if (static_cast<int64_t>(wanted.size()) != rows) return false;
+    for (int64_t r = 0; r < rows; ++r)
+        if (wanted[static_cast<size_t>(r)] != r) return false;
+    return true;
+}
+
+}  // namespace
+
+Matrix torch_rand(TorchGenerator& gen, int rows, int cols) {
+    Matrix m(rows, cols);
+    fill_uniform(gen, m.data(), static_cast<size_t>(m.size()), 0.0f, 1.0f);
+    return m;
+}
+
+// torch's normal_fill for n >= 16: draw n uniforms, transform them in blocks of 16,
+// then, when n is not a multiple of 16, draw 16 fresh uniforms for the last 16
+// elements and transform those. Fewer than 16 elements take the double path.
+// Only the blocks that touch a wanted row are kept and transformed; all draws are made.
+Matrix torch_normal_rows(TorchGenerator& gen, int64_t rows, int cols,
+                         const std::vector<int64_t>& wanted) {
+    const int64_t n = rows * cols;
+    if (n < 16) {
+        std::vector<float> all(static_cast<size_t>(n));
+        for (auto& v : all) v = static_cast<float>(gen.normal_double(0.0, 1.0));
+        Matrix out(static_cast<Eigen::Index>(wanted.size()), cols);
+        for (size_t r = 0; r < wanted.size(); ++r)
+            for (int c = 0; c < cols; ++c) out(static_cast<Eigen::Index>(r), c) = all[static_cast<size_t>(wanted[r] * cols + c)];
+        return out;
+    }
+    const int64_t full_blocks = n / 16;
+    const int64_t tail = n % 16;
+    const auto draw_tail = [&](float* last16) {  // the recomputed last 16 elements
+        gen.discard(static_cast<size_t>(tail));  // the partial block's draws, never used
+        if (tail == 0) return;
+        float block[16];
+        fill_uniform(gen, block, 16, 0.0f, 1.0f);
+        box_muller_blocks(block, 1);
+        std::copy(block, block + 16, last16);
+    };
+
+    if (is_every_row(wanted, rows)) {  // the whole table: transform in place
+        Matrix out(rows, cols);
+        float* d = out.data();
+        fill_uniform(gen, d, static_cast<size_t>(full_blocks * 16), 0.0f, 1.0f);
+        box_muller_blocks(d, full_blocks);
+        float last16[16];
+        draw_tail(last16);
+        if (tail != 0) std::copy(last16, last16 + 16, d + n - 16);
+        return out;
+    }
+
+    // Which 16-blocks hold wanted elements (sorted, unique), and where each is kept.
+    std::vector<int64_t> blocks;
+    for (int64_t r : wanted)
+        for (int64_t b = r * cols / 16; b <= (r * cols + cols - 1) / 16; ++b) blocks.push_back(b);
+    std::sort(blocks.begin(), blocks.end());
+    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+    std::vector<float> kept(blocks.size() * 16);
+    size_t next = 0;
+    int64_t drawn = 0;  // blocks the generator has gone past
+    for (; next < blocks.size() && blocks[next] < full_blocks; ++next) {
+        gen.discard(static_cast<size_t>(blocks[next] - drawn) * 16);
+        fill_uniform(gen, kept.data() + next * 16, 16, 0.0f, 1.0f);
+        drawn = blocks[next] + 1;
+    }
+    gen.discard(static_cast<size_t>(full_blocks - drawn) * 16);
+    box_muller_blocks(kept.data(), static_cast<int64_t>(next));
+    float last16[16];
+    draw_tail(last16);
+
+    const auto value_at = [&](int64_t i) {
+        if (tail != 0 && i >= n - 16) return last16[i - (n - 16)];
+        const auto k = static_cast<size_t>(std::lower_bound(blocks.begin(), blocks.end(), i / 16) - blocks.begin());
+        return kept[k * 16 + static_cast<size_t>(i % 16)];
+    };
+    Matrix out(static_cast<Eigen::Index>(wanted.size()), cols);
+    for (size_t r = 0; r < wanted.size(); ++r)
+        for (int c = 0; c < cols; ++c) out(static_cast<Eigen::Index>(r), c) = value_at(wanted[r] * cols + c);
+    return out;
+}
+
+Matrix torch_normal(TorchGenerator& gen, int64_t rows, int cols) {
+    std::vector<int64_t> all(static_cast<size_t>(rows));
+    for (int64_t r = 0; r < rows; ++r) all[static_cast<size_t>(r)] = r;
+    return torch_normal_rows(gen, rows, cols, all);
+}
+
+Matrix Linear::forward(const Matrix& x) const {
+    Matrix y = x * weight;  // (T x in) @ (in x out) -> T x out
+    if (bias) y.rowwise() += *bias;
+    return y;
+}
+
+Linear torch_linear(TorchGenerator& gen, int in, int out, bool bias) {
+    // kaiming_uniform_(a = sqrt(5)) reduces to bound = 1/sqrt(fan_in); computed in
+    // double exactly as torch.nn.init does, then narrowed to float by uniform_.
+    const double a = std::sqrt(5.0);
+    const double gain = std::sqrt(2.0 / (1.0 + a * a));
+    const double weight_bound = std::sqrt(3.0) * (gain / std::sqrt(static_cast<double>(in)));
+    const auto lo = static_cast<float>(-weight_bound), hi = static_cast<float>(weight_bound);
+    // torch's (out, in) layout fixes the draw order: draw k is weight[k / in][k % in],
+    // stored at w(k % in, k / in). Transposed in tiles of 32 rows of torch's weight so
+    // that both the words read and the floats written stay in cache.
+    Matrix w(in, out);
+    constexpr int kTile = 32;
+    std::vector<uint32_t> words(static_cast<size_t>(kTile) * static_cast<size_t>(in));
+    for (int r0 = 0; r0 < out; r0 += kTile) {
+        const int rows = std::min(kTile, out - r0);
+        gen.fill(words.data(), static_cast<size_t>(rows) * static_cast<size_t>(in));
+        for (int c = 0; c < in; ++c)
+            for (int r = 0; r < rows; ++r)
+                w(c, r0 + r) = TorchGenerator::uniform_float(words[static_cast<size_t>(r * in + c)], lo, hi);
+    }
+    Linear layer{std::move(w), std::nullopt};
+    if (bias) {
+        const double bound = 1.0 / std::sqrt(static_cast<double>(in));
+        RowVector b(out);
+        fill_uniform(gen, b.data(), static_cast<size_t>(out), static_cast<float>(-bound), static_cast<float>(bound));
+        layer.bias = b;
+    }
+    return layer;
+}
+
+Matrix torch_dropout_mask(TorchGenerator& gen, int rows, int cols, double p) {
+    if (p == 0.0) return Matrix::Ones(rows, cols);
+    if (p == 1.0) return Matrix::Zero(rows, cols);
+    // bernoulli_(1 - p) from 53-bit doubles, then div_(1 - p) in float.
+    const float scale = 1.0f / static_cast<float>(1.0 - p);
+    const double keep = 1.0 - p;
+    Matrix m(rows, cols);
+    float* out = m.data();
+    // Two words an element, the first the high one (random64).
+    draw_chunks(gen, 2 * static_cast<size_t>(m.size()), [&](size_t first, const uint32_t* words, size_t count) {
+        for (size_t k = 0; k < count; k += 2) {
+            const uint64_t bits = (uint64_t{words[k]} << 32) | words[k + 1];
+            out[(first + k) / 2] = TorchGenerator::uniform_double(bits, 0.0, 1.0) < keep ? scale : 0.0f;
+        }
+    });
+    return m;
+}
+
+}  // namespace attn

@@ -1,0 +1,77 @@
+#pragma once
+// PyTorch's CPU random generator and the initialisers the seed documents use.
+// Each function draws from the generator in exactly the order torch 1.13-2.x does,
+// so that `TorchGenerator g(123); torch_rand(g, 3, 2)` equals
+// `torch.manual_seed(123); torch.rand(3, 2)`.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "numerics/mersenne_twister.h"
+#include "numerics/tensor.h"
+
+namespace attn {
+
+// torch.manual_seed(s): a 32-bit Mersenne Twister seeded with s (init_genrand).
+class TorchGenerator {
+public:
+    explicit TorchGenerator(uint64_t seed) : engine_(static_cast<uint32_t>(seed)) {}
+
+    uint32_t random() { return engine_(); }
+    // Two 32-bit draws, the first one the high word (at::mt19937 random64).
+    uint64_t random64() {
+        const uint64_t hi = engine_();
+        const uint64_t lo = engine_();
+        return (hi << 32) | lo;
+    }
+    // The next n 32-bit draws at once, and n draws skipped: as n calls of random().
+    void fill(uint32_t* out, size_t n) { engine_.fill(out, n); }
+    void discard(size_t n) { engine_.discard(n); }
+
+    // at::uniform_real_distribution<float>: 24 random bits of one 32-bit draw.
+    static float uniform_float(uint32_t bits, float from, float to) {
+        const float x = static_cast<float>(bits & ((1u << 24) - 1)) * (1.0f / (1u << 24));
+        return x * (to - from) + from;
+    }
+    // at::uniform_real_distribution<double>: 53 random bits of one 64-bit draw.
+    static double uniform_double(uint64_t bits, double from, double to) {
+        const double x = static_cast<double>(bits & ((uint64_t{1} << 53) - 1)) *
+                         (1.0 / static_cast<double>(uint64_t{1} << 53));
+        return x * (to - from) + from;
+    }
+    float uniform_float(float from, float to) { return uniform_float(random(), from, to); }
+    double uniform_double(double from, double to) { return uniform_double(random64(), from, to); }
+    // at::normal_distribution<double> (the path normal_ takes for fewer than 16 elements).
+    double normal_double(double mean, double stdv);
+
+private:
+    MersenneTwister engine_;
+    std::optional<double> cached_normal_;  // Box-Muller's second value, as torch keeps it
+};
+
+// torch.rand(rows, cols)
+Matrix torch_rand(TorchGenerator& gen, int rows, int cols);
+
+// torch.empty(rows, cols).normal_(): the initialiser of nn.Embedding.
+Matrix torch_normal(TorchGenerator& gen, int64_t rows, int cols);
+
+// The same draws as torch_normal, but only the listed rows are returned (in the
+// order listed): the generator still advances past the whole table, so what is
+// drawn next (a positional table, say) is what torch would draw.
+Matrix torch_normal_rows(TorchGenerator& gen, int64_t rows, int cols,
+                         const std::vector<int64_t>& wanted);
+
+// nn.Linear(in, out, bias): kaiming-uniform weight in +-1/sqrt(in), then the bias.
+// `weight` is stored in the `x @ W` orientation (in x out), i.e. torch's weight.T.
+struct Linear {
+    Matrix weight;                   // in x out
+    std::optional<RowVector> bias;   // 1 x out
+    Matrix forward(const Matrix& x) const;  // x @ weight + bias
+};
+Linear torch_linear(TorchGenerator& gen, int in, int out, bool bias);
+
+// nn.Dropout(p) in training mode, as the factor it multiplies by: 0 or 1/(1-p).
+// p = 0 and p = 1 draw nothing (torch short-cuts both).
+Matrix torch_dropout_mask(TorchGenerator& gen, int rows, int cols, double p);
+
+}  // namespace attn

@@ -1,0 +1,253 @@
+// emit_pytorch: the program, section by section. This file writes its header, the
+// classes section, the forward pass, the JSON and the main block; the other sections and
+// the classes come from the files pytorch_emit_parts.h lists.
+#include "output/pytorch_emit.h"
+
+#include <sstream>
+
+#include "output/pytorch_emit_parts.h"
+
+namespace attn {
+
+namespace pytorch_emit_parts {
+
+namespace {
+
+void emit_header(std::ostream& py, const Settings& s, const Run& run, const Plan& plan) {
+    const std::size_t T = run.tokens.ids.size();
+    std::string embedding;
+    if (run.embedding == "book") embedding = "the book's hand-written 3-d embedding of its sentence";
+    else embedding = "a seeded nn.Embedding table of " + std::to_string(s.d_in) + "-d vectors";
+    if (s.pos) embedding += " plus positional embeddings";
+    py << "# attnscope, reproduced in PyTorch: " << plan.title << ".\n"
+       << "#\n"
+       << "# This program computes, with the code of \"Build a Large Language Model (From Scratch)\"\n"
+       << "# and its companion notebooks, what attnscope shows for\n"
+       << "#\n"
+       << "#     " << cli_command(s) << "\n"
+       << "#\n"
+       << "# on a text of " << T << (T == 1 ? " token" : " tokens") << " (" << embedding << ").\n"
+       << "# Run it with PyTorch (python3 this_file.py): it prints the key tensors as the book does,\n"
+       << "# then, as its last line, the JSON object that command prints: every stage of the\n"
+       << "# forward pass, masked scores (-inf) written as null. With --json it prints only the JSON.\n"
+       << "# Lines marked \"attnscope\" are additions to the book's code: they record the stages.\n"
+       << "#\n"
+       << "# Written by attnscope-cli --emit-pytorch.\n"
+       << "import json\n"
+       << "import sys\n"
+       << "\n"
+       << "import torch\n";
+    if (plan.module != Module::Simplified) py << "import torch.nn as nn\n";
+    py << "\n\n";
+}
+
+void emit_classes(std::ostream& py, const Plan& plan) {
+    const AttentionConfig& c = plan.cfg;
+    std::vector<std::string> blocks;
+    switch (plan.module) {
+    case Module::Simplified: return;
+    case Module::SelfAttentionV1: blocks = {class_self_attention_v1(c.causal)}; break;
+    case Module::SelfAttention004: blocks = {class_self_attention_004(c.causal)}; break;
+    case Module::Wrapper004: blocks = {class_self_attention_004(c.causal), class_wrapper_004()}; break;
+    case Module::SelfAttentionV2: blocks = {class_self_attention_v2(c.causal, c.qkv_bias)}; break;
+    case Module::Causal: blocks = {dropout_helper(), class_causal_attention(c.qkv_bias)}; break;
+    case Module::MhaWrapper: blocks = {dropout_helper(), class_causal_attention(c.qkv_bias), class_mha_wrapper()}; break;
+    case Module::Mha: blocks = {dropout_helper(), class_mha(c.qkv_bias)}; break;
+    case Module::Cross: blocks = {class_cross_attention(c.causal)}; break;
+    case Module::CrossWrapper: blocks = {class_cross_attention(c.causal), class_cross_wrapper()}; break;
+    }
+    py << "\n\n" << section("The attention module");
+    for (std::size_t i = 0; i < blocks.size(); ++i) py << (i ? "\n\n" : "") << blocks[i];
+}
+
+std::string batch_stack(const std::string& inputs, int batch) {
+    if (batch == 1) return "torch.stack((" + inputs + ",), dim=0)  # a batch of one text";
+    if (batch == 2) return "torch.stack((" + inputs + ", " + inputs + "), dim=0)  # the text twice, as the book stacks it";
+    return "torch.stack([" + inputs + "] * " + std::to_string(batch) + ", dim=0)  # --batch " + std::to_string(batch) +
+           ": the text " + std::to_string(batch) + " times";
+}
+
+// Builds the module, runs it; defines the output as `context_vecs` (all_context_vecs for 3.3).
+void emit_forward(std::ostream& py, const Plan& plan, const Names& names) {
+    const AttentionConfig& c = plan.cfg;
+    const int B = c.batch;
+    py << "\n\n" << section("The forward pass");
+    if (plan.module == Module::Simplified) {
+        py << "attn_scores = " << names.inputs << " @ " << names.inputs << ".T\n"
+           << "attn_weights = torch.softmax(attn_scores, dim=-1)\n"
+           << "all_context_vecs = attn_weights @ " << names.inputs << "\n"
+           << "\n"
+           << "# attnscope: the stages, for the JSON at the end\n"
+           << "trace = {\"scores\": attn_scores, \"weights\": attn_weights, \"context\": all_context_vecs}\n";
+        return;
+    }
+    if (plan.batched) py << "batch = " << batch_stack(names.inputs, B) << "\n\n";
+    py << "torch.manual_seed(" << c.seed << ")\n";
+    const std::string& m = plan.object;
+    const std::string bias = c.qkv_bias ? ", qkv_bias=True" : "";
+    const std::string heads = ", num_heads=" + std::to_string(c.heads);
+    switch (plan.module) {
+    case Module::SelfAttentionV1:
+        py << "d_in, d_out = " << names.inputs << ".shape[1], " << c.d_out << "\n"
+           << m << " = SelfAttention_v1(d_in, d_out)\n";
+        break;
+    case Module::SelfAttention004:
+    case Module::Wrapper004:
+    case Module::Cross:
+    case Module::CrossWrapper: {
+        py << "d_in, d_out_kq, d_out_v = " << names.inputs << ".shape[1], " << c.d_out << ", " << c.d_out_v << "\n";
+        const char* cls = plan.module == Module::SelfAttention004 ? "SelfAttention"
+                          : plan.module == Module::Wrapper004     ? "MultiHeadAttentionWrapper"
+                          : plan.module == Module::Cross          ? "CrossAttention"
+                                                                  : "MultiHeadCrossAttentionWrapper";
+        const bool wrapper = plan.module == Module::Wrapper004 || plan.module == Module::CrossWrapper;
+        py << m << " = " << cls << "(d_in, d_out_kq, d_out_v" << (wrapper ? heads : "") << ")\n";
+        break;
+    }
+    case Module::SelfAttentionV2:
+        py << "d_in, d_out = " << names.inputs << ".shape[1], " << c.d_out << "\n"
+           << m << " = SelfAttention_v2(d_in, d_out" << bias << ")\n";
+        break;
+    case Module::Causal:
+    case Module::MhaWrapper:
+    case Module::Mha: {
+        const char* cls = plan.module == Module::Causal ? "CausalAttention"
+                          : plan.module == Module::Mha  ? "MultiHeadAttention"
+                                                        : "MultiHeadAttentionWrapper";
+        py << "d_in, d_out = batch.shape[2], " << c.d_out << "\n"
+           << "context_length = batch.shape[1]  # the number of tokens\n"
+           << m << " = " << cls << "(d_in, d_out, context_length, " << py_float(c.dropout)
+           << (plan.module == Module::Causal ? "" : heads) << bias << ")\n";
+        break;
+    }
+    case Module::Simplified: break;
+    }
+
+    const bool cross = plan.module == Module::Cross || plan.module == Module::CrossWrapper;
+    if (cross) {
+        py << "\nfirst_input = " << names.inputs << "\n";
+        if (names.inputs2.empty())
+            py << "second_input = torch.rand(" << c.kv_len << ", d_in)  # seed 004: drawn right after the module's weights\n";
+        else
+            py << "second_input = " << names.inputs2 << "\n";
+    }
+    if (plan.batched) {
+        if (!c.training) py << m << ".eval()  # attnscope --eval: evaluation mode, dropout does nothing\n";
+        if (c.dropout_seed)
+            py << "\ntorch.manual_seed(" << *c.dropout_seed
+               << ")  # attnscope --dropout-seed: re-seed right before the forward, as the book does before dropout\n";
+        py << "context_vecs = " << m << "(batch)\n";
+        return;
+    }
+    const std::string args = cross ? "(first_input, second_input)" : "(" + names.inputs + ")";
+    const std::string arg_b = cross ? "(x, second_input)" : "(x)";
+    if (B == 1) {
+        py << "\ncontext_vecs = " << m << args << "\n";
+    } else {
+        py << "\nbatch = " << batch_stack(cross ? "first_input" : names.inputs, B) << "\n"
+           << "# This class takes one text at a time: one forward per batch element. Every element is\n"
+           << "# the same text, so the stages recorded by the last call are element 0's too.\n"
+           << "context_vecs = torch.stack([" << m << arg_b << " for x in batch])\n";
+    }
+}
+
+std::string head_list(const Plan& plan) {
+    switch (plan.module) {
+    case Module::Simplified: return "[stages(trace)]";
+    case Module::Wrapper004:
+    case Module::CrossWrapper:
+    case Module::MhaWrapper: return "[stages(head.trace) for head in " + plan.object + ".heads]";
+    case Module::Mha: return "[stages(head) for head in " + plan.object + ".trace[\"heads\"]]";
+    default: return "[stages(" + plan.object + ".trace)]";
+    }
+}
+
+void emit_json(std::ostream& py, const Settings& s, const Run& run, const Plan& plan, const Names& names) {
+    const AttentionConfig& c = plan.cfg;
+    const bool out_3d = plan.batched || (c.batch > 1 && plan.module != Module::Simplified);
+    py << "\n\n" << section("The trace, as attnscope-cli prints it")
+       << "def plain(t):\n"
+       << "    \"\"\"A tensor as nested lists of floats, with -inf (a masked score) as None: JSON has\n"
+       << "    no infinity, so attnscope writes null there.\"\"\"\n"
+       << "    def fix(v):\n"
+       << "        if isinstance(v, list):\n"
+       << "            return [fix(e) for e in v]\n"
+       << "        return None if v == float(\"-inf\") else v\n"
+       << "    return fix(t.tolist())\n"
+       << "\n\n"
+       << "def stages(trace):\n"
+       << "    return {name: plain(t) for name, t in trace.items()}\n"
+       << "\n\n"
+       << "def attnscope_json():\n"
+       << "    return {\n"
+       << "        \"variant\": " << py_str(variant_name(c.variant)) << ",\n"
+       << "        \"tokens\": tokens,\n"
+       << "        \"token_ids\": token_ids,\n";
+    if (run.tokens2) py << "        \"tokens2\": tokens2,\n        \"token_ids2\": token_ids2,\n";
+    py << "        \"embedding\": " << py_str(run.embedding) << ",\n"
+       << "        \"token_embeddings\": plain(" << names.token_embeddings << "),\n";
+    if (s.pos) py << "        \"pos_embeddings\": plain(" << names.pos_embeddings << "),\n";
+    py << "        \"inputs\": plain(" << names.inputs << "),\n";
+    if (c.variant == Variant::Cross) py << "        \"inputs2\": plain(second_input),\n";
+    if (plan.module == Module::Mha)
+        for (const char* k : {"W_out", "b_out", "concat"})
+            py << "        \"" << k << "\": plain(" << plan.object << ".trace[\"" << k << "\"]),\n";
+    else if (c.heads > 1)
+        py << "        \"concat\": plain(context_vecs" << (out_3d ? "[0]" : "") << "),  # the heads side by side\n";
+    py << "        \"heads\": " << head_list(plan) << ",\n";
+    if (plan.module == Module::Simplified)
+        py << "        \"output\": [plain(all_context_vecs)] * " << c.batch << ",  # one per batch element\n";
+    else if (out_3d)
+        py << "        \"output\": plain(context_vecs),\n";
+    else
+        py << "        \"output\": [plain(context_vecs)],  # a batch of one\n";
+    py << "    }\n";
+}
+
+std::string weights_expr(const Plan& plan) {
+    switch (plan.module) {
+    case Module::Simplified: return "attn_weights";
+    case Module::Wrapper004:
+    case Module::CrossWrapper:
+    case Module::MhaWrapper: return plan.object + ".heads[0].trace[\"weights\"]";
+    case Module::Mha: return plan.object + ".trace[\"heads\"][0][\"weights\"]";
+    default: return plan.object + ".trace[\"weights\"]";
+    }
+}
+
+void emit_main(std::ostream& py, const Plan& plan, const Names& names) {
+    const bool several = plan.cfg.heads > 1 || plan.module == Module::MhaWrapper || plan.module == Module::Mha;
+    const bool batch0 = plan.batched;
+    const std::string out = plan.module == Module::Simplified ? "all_context_vecs" : "context_vecs";
+    py << "\n\nif __name__ == \"__main__\":\n"
+       << "    if sys.argv[1:] != [\"--json\"]:  # the book's prints; --json leaves only the JSON line\n"
+       << "        print(" << names.print_tokens << ")\n"
+       << "        print(" << names.inputs << ")\n";
+    if (plan.module == Module::Simplified) py << "        print(attn_scores)\n";
+    py << "        print(" << weights_expr(plan) << ")  # attention weights"
+       << (several ? " of head 0" : "") << (batch0 ? ", batch element 0" : "") << "\n"
+       << "        print(" << out << ")\n"
+       << "        print(\"" << out << ".shape:\", " << out << ".shape)\n"
+       << "    print(json.dumps(attnscope_json()))\n";
+}
+
+}  // namespace
+
+}  // namespace pytorch_emit_parts
+
+std::string emit_pytorch(const Settings& s, const Run& run) {
+    using namespace pytorch_emit_parts;
+    const Plan plan = plan_for(s);
+    Names names;
+    std::ostringstream py;
+    emit_header(py, s, run, plan);
+    emit_text(py, s, run, names);
+    emit_embedding(py, s, run, names);
+    emit_classes(py, plan);
+    emit_forward(py, plan, names);
+    emit_json(py, s, run, plan, names);
+    emit_main(py, plan, names);
+    return py.str();
+}
+
+}  // namespace attn

@@ -1,0 +1,210 @@
+// The rows of the settings table (setting_table.h), and what reads them.
+#include "settings/setting_table.h"
+
+#include <algorithm>
+#include <climits>
+#include <optional>
+#include <stdexcept>
+
+#include "settings/settings.h"
+
+namespace attn {
+
+namespace {
+
+// A field of Settings as a SettingValue, and back.
+SettingValue to_value(const std::string& v) { return v; }
+SettingValue to_value(const std::optional<std::string>& v) { return v ? SettingValue(*v) : SettingValue(); }
+SettingValue to_value(int v) { return int64_t{v}; }
+SettingValue to_value(int64_t v) { return v; }
+SettingValue to_value(uint64_t v) { return static_cast<int64_t>(v); }  // seeds are at most INT64_MAX
+SettingValue to_value(double v) { return v; }
+SettingValue to_value(bool v) { return v; }
+SettingValue to_value(Variant v) { return variant_name(v); }
+template <typename T>
+SettingValue to_value(const std::optional<T>& v) {
+    return v ? to_value(*v) : SettingValue();
+}
+
+void from_value(const SettingValue& v, std::string& out) { out = std::get<std::string>(v); }
+void from_value(const SettingValue& v, int& out) {  // beyond int: still out of the row's range, so refused
+    out = static_cast<int>(std::clamp<int64_t>(std::get<int64_t>(v), INT_MIN, INT_MAX));
+}
+void from_value(const SettingValue& v, int64_t& out) { out = std::get<int64_t>(v); }
+void from_value(const SettingValue& v, uint64_t& out) { out = static_cast<uint64_t>(std::get<int64_t>(v)); }
+void from_value(const SettingValue& v, double& out) { out = std::get<double>(v); }
+void from_value(const SettingValue& v, bool& out) { out = std::get<bool>(v); }
+void from_value(const SettingValue& v, Variant& out) { out = *variant_from_name(std::get<std::string>(v)); }
+template <typename T>
+void from_value(const SettingValue& v, std::optional<T>& out) {
+    if (std::holds_alternative<std::monostate>(v)) {
+        out.reset();
+        return;
+    }
+    T value{};
+    from_value(v, value);
+    out = value;
+}
+
+// `ref` returns the field of a Settings: the row's get and set go through it.
+template <typename Ref>
+SettingRow bind(SettingSpec spec, Ref ref) {
+    return SettingRow(
+        std::move(spec), [ref](const Settings& s) { return to_value(ref(const_cast<Settings&>(s))); },  // only read
+        [ref](Settings& s, const SettingValue& v) { from_value(v, ref(s)); });
+}
+
+#define FIELD(path) [](Settings & s) -> auto& { return s.path; }
+
+constexpr int64_t kMaxSeed = INT64_MAX;
+constexpr int64_t kMaxWidth = 4096;
+
+std::vector<SettingRow> make_rows() {
+    using T = SettingType;
+    using C = Control;
+    const auto all = &VariantInfo::all;
+    std::vector<SettingRow> rows;
+    const auto row = [](SettingSpec spec) { return spec; };
+
+    rows.push_back(bind(row({"text", "--text", T::Text, "TEXT", 0, 0, {}, all, "", "", Reruns::Embedding,
+              {"Sentence (queries)", C::TextBox, 0, 0, false, Unset::None, "type a sentence", "", ""},
+              "the text, tokenized as the tokenizer does, then embedded"}),
+         FIELD(text)));
+    rows.push_back(bind(row({"tokenizer", "--tokenizer", T::Choice, "", 0, 0, {"words", "simple", "gpt2"}, all, "", "",
+              Reruns::Embedding, {"Tokenizer", C::Own, 0, 0, false, Unset::None, "", "", ""},
+              "a split on spaces, chapter 2's SimpleTokenizerV2, or tiktoken.get_encoding(\"gpt2\")"}),
+         FIELD(tokenizer)));
+    rows.push_back(bind(row({"corpus", "--corpus", T::OptText, "FILE", 0, 0, {}, all, "", "tokenizer=simple", Reruns::Embedding,
+              {"Corpus file", C::Own, 0, 0, false, Unset::Empty, "the typed text", "", ""},
+              "the simple tokenizer's vocabulary, read from the file"}),
+         FIELD(corpus_file)));
+    rows.push_back(bind(row({"variant", "--variant", T::Choice, "", 0, 0, variant_names(), all, "", "", Reruns::Attention,
+              {"Variant (book section)", C::Own, 0, 0, false, Unset::None, "", "", ""},
+              "the class the program defines and calls"}),
+         FIELD(attention.variant)));
+    rows.push_back(bind(row({"text2", "--text2", T::OptText, "TEXT", 0, 0, {}, &VariantInfo::second_text, "has no second text", "", Reruns::Embedding,
+              {"Second text (keys, values)", C::TextBox, 0, 0, true, Unset::Empty, "empty: torch.rand rows", "",
+               "Keys and values come from this text; queries from the sentence."},
+              "the second input of CrossAttention.forward(x_1, x_2)"}),
+         FIELD(text2)));
+    rows.push_back(bind(row({"kv_len", "--kv-len", T::Int, "N", 1, kMaxWidth, {}, &VariantInfo::second_text, "has no second text", "", Reruns::Attention,
+              {"random rows (kv_len)", C::Slider, 1, 64, true, Unset::None, "", "",
+               "Without a second text, keys and values come from torch.rand(kv_len, d_in)."},
+              "torch.rand(kv_len, d_in), drawn after the module's weights"}),
+         FIELD(attention.kv_len)));
+    rows.push_back(bind(row({"seed", "--seed", T::Int, "N", 0, kMaxSeed, {}, all, "", "", Reruns::Attention,
+              {"seed (torch.manual_seed)", C::Slider, 0, 999, false, Unset::None, "", "",
+               "torch.manual_seed before the module is built: it draws the weights."},
+              "torch.manual_seed(seed) before the module is built"}),
+         FIELD(attention.seed)));
+    rows.push_back(bind(row({"embed_seed", "--embed-seed", T::Int, "N", 0, kMaxSeed, {}, all, "", "", Reruns::Embedding,
+              {"embedding seed", C::Slider, 0, 999, false, Unset::None, "", "",
+               "torch.manual_seed before the embedding table is drawn."},
+              "torch.manual_seed(embed_seed) before nn.Embedding(vocab_size, d_in)"}),
+         FIELD(embed_seed)));
+    rows.push_back(bind(row({"d_in", "--d-in", T::Int, "N", 1, kMaxWidth, {}, all, "", "", Reruns::Embedding,
+              {"d_in (embedding width)", C::LogSlider, 1, 768, false, Unset::None, "", "",
+               "The width of each input vector; GPT-2 small's is 768."},
+              "nn.Embedding(vocab_size, d_in) and the modules' d_in"}),
+         FIELD(d_in)));
+    rows.push_back(bind(row({"d_out", "--d-out", T::Int, "N", 1, kMaxWidth, {}, &VariantInfo::projections,
+              "has no weights (d_out)", "", Reruns::Attention,
+              {"d_out", C::LogSlider, 1, 1024, false, Unset::None, "", "",
+               "The width of queries and keys (and values, unless d_out_v)."},
+              "the modules' d_out"}),
+         FIELD(attention.d_out)));
+    rows.push_back(bind(row({"d_out_v", "--d-out-v", T::OptInt, "N", 1, kMaxWidth, {}, &VariantInfo::d_out_v,
+              "has no value width of its own (d_out_v)", "", Reruns::Attention,
+              {"d_out_v (value width)", C::LogSlider, 1, 1024, true, Unset::Checkbox, "d_out_v = d_out", "d_out",
+               "The width of the values and so of the context vectors (seed 004)."},
+              "the d_out_v of seed 004's modules (d_out when unset)"}),
+         FIELD(d_out_v)));
+    rows.push_back(bind(row({"heads", "--heads", T::Int, "N", 1, 64, {}, &VariantInfo::heads, "has one head", "", Reruns::Attention,
+              {"heads", C::Slider, 1, 16, false, Unset::None, "", "",
+               "How many heads: stacked modules, or for mha a split of d_out."},
+              "num_heads of the wrapper or MultiHeadAttention"}),
+         FIELD(attention.heads)));
+    rows.push_back(bind(row({"dropout", "--dropout", T::Real, "P", 0, 1, {}, &VariantInfo::dropout, "has no dropout", "", Reruns::Dropout,
+              {"dropout rate p", C::RealSlider, 0, 1, false, Unset::None, "", "",
+               "nn.Dropout(p): in training mode each weight is zeroed with probability p."},
+              "nn.Dropout(dropout)"}),
+         FIELD(attention.dropout)));
+    rows.push_back(bind(row({"training", "--eval", T::SwitchOff, "", 0, 0, {}, &VariantInfo::dropout, "has no dropout", "", Reruns::Dropout,
+              {"training mode (dropout on)", C::Checkbox, 0, 0, false, Unset::None, "", "",
+               "model.train(): dropout is active; model.eval() turns it off."},
+              "model.eval() before the forward when off"}),
+         FIELD(attention.training)));
+    rows.push_back(bind(row({"qkv_bias", "--qkv-bias", T::Switch, "", 0, 0, {}, &VariantInfo::qkv_bias, "has no qkv bias", "", Reruns::Attention,
+              {"qkv bias", C::Checkbox, 0, 0, false, Unset::None, "", "",
+               "nn.Linear(d_in, d_out, bias=True) for the query, key and value weights."},
+              "nn.Linear(d_in, d_out, bias=qkv_bias)"}),
+         FIELD(attention.qkv_bias)));
+    rows.push_back(bind(row({"causal", "--causal", T::Switch, "", 0, 0, {}, &VariantInfo::causal_toggle,
+              "has no causal switch (it is causal, or has no mask)", "", Reruns::Attention,
+              {"causal mask", C::Checkbox, 0, 0, true, Unset::None, "", "",
+               "Masks the future: a token attends only to itself and earlier tokens."},
+              "the causal section of seed 004: masked_fill with triu(ones, 1)"}),
+         FIELD(attention.causal)));
+    rows.push_back(bind(row({"pos", "--pos", T::Switch, "", 0, 0, {}, all, "", "", Reruns::Embedding,
+              {"positional embeddings", C::Checkbox, 0, 0, false, Unset::None, "", "",
+               "Adds a row of nn.Embedding(context_length, d_in) per position."},
+              "token_embeddings + pos_embeddings (chapter 2)"}),
+         FIELD(pos)));
+    rows.push_back(bind(row({"context_length", "--context-length", T::OptInt, "N", 1, 65536, {}, all, "", "pos", Reruns::Embedding,
+              {"context_length (positional rows)", C::LogSlider, 0, 4096, false, Unset::Zero, "auto: the token count",
+               "", "The rows of the positional table; a longer text is refused."},
+              "nn.Embedding(context_length, d_in)"}),
+         FIELD(context_length)));
+    rows.push_back(bind(row({"embedding", "--embedding", T::Choice, "", 0, 0, {"auto", "book", "random"}, all, "", "",
+              Reruns::Embedding, {}, "the book's six 3-d vectors, or a seeded nn.Embedding table"}),
+         FIELD(embedding)));
+    rows.push_back(bind(row({"vocab_size", "--vocab-size", T::OptInt, "N", 1, 10'000'000, {}, all, "", "", Reruns::Embedding, {},
+              "nn.Embedding(vocab_size, d_in) (the tokenizer's when unset)"}),
+         FIELD(vocab_size)));
+    rows.push_back(bind(row({"batch", "--batch", T::Int, "N", 1, 64, {}, all, "", "", Reruns::Attention, {},
+              "torch.stack((inputs,) * batch)"}),
+         FIELD(attention.batch)));
+    rows.push_back(bind(row({"dropout_seed", "--dropout-seed", T::OptInt, "N", 0, kMaxSeed, {}, &VariantInfo::dropout,
+              "has no dropout", "", Reruns::Dropout, {}, "torch.manual_seed(dropout_seed) right before the forward"}),
+         FIELD(attention.dropout_seed)));
+    return rows;
+}
+
+#undef FIELD
+
+}  // namespace
+
+const std::vector<SettingRow>& setting_rows() {
+    static const std::vector<SettingRow> rows = make_rows();
+    return rows;
+}
+
+const SettingRow* find_setting(const std::string& key) {
+    for (const SettingRow& r : setting_rows())
+        if (key == r.key) return &r;
+    return nullptr;
+}
+
+const SettingRow* find_setting_flag(const std::string& flag) {
+    for (const SettingRow& r : setting_rows())
+        if (flag == r.flag) return &r;
+    return nullptr;
+}
+
+const SettingRow& setting(const std::string& key) {
+    if (const SettingRow* r = find_setting(key)) return *r;
+    throw std::out_of_range("no setting '" + key + "'");
+}
+
+bool applies(const SettingRow& row, Variant v) { return variant_info(v).*row.applies; }
+
+bool applies(const SettingRow& row, const Settings& s) {
+    if (!applies(row, s.attention.variant)) return false;
+    const std::string needs = row.needs;
+    if (needs.empty()) return true;
+    const size_t eq = needs.find('=');
+    const SettingValue has = setting(needs.substr(0, eq)).get(s);
+    return eq == std::string::npos ? has == SettingValue(true) : has == SettingValue(needs.substr(eq + 1));
+}
+
+}  // namespace attn

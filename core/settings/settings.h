@@ -1,0 +1,53 @@
+#pragma once
+// Everything a user chooses: the text, how it becomes vectors, and the attention
+// module. The CLI's flags and the app's controls both fill this one struct.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/user_error.h"
+#include "attention/attention.h"
+#include "settings/setting_table.h"
+
+namespace attn {
+
+struct Settings {
+    std::string text = "Your journey starts with one step";
+    std::optional<std::string> text2;  // cross-attention's keys and values
+    std::string tokenizer = "words";   // words | simple | gpt2
+    std::string embedding = "auto";    // auto | book | random
+    std::optional<std::string> corpus_file;  // vocabulary of the simple tokenizer
+    int d_in = 3;
+    std::optional<int> d_out_v;        // defaults to d_out
+    uint64_t embed_seed = 123;
+    std::optional<int64_t> vocab_size;      // defaults to the tokenizer's (words: 50000)
+    std::optional<int64_t> context_length;  // defaults to the longest text's token count
+    bool pos = false;
+    AttentionConfig attention;
+    // Not a choice of what to compute but how much may be spent on it: both programs
+    // take --memory-budget; session files and lessons do not keep it.
+    std::optional<uint64_t> memory_budget;  // default: memory_budget.h
+};
+
+// Every setting of the settings table (setting_table.h) equal; the memory budget aside.
+bool operator==(const Settings& a, const Settings& b);
+inline bool operator!=(const Settings& a, const Settings& b) { return !(a == b); }
+
+struct ArgsError : UserError {
+    using UserError::UserError;
+};
+
+struct ParsedArgs {
+    Settings settings;
+    std::vector<std::string> rest;  // arguments this parser does not know (the CLI's or app's own)
+    bool help = false;
+};
+
+// Parses the flags of the settings table, and --memory-budget and --help; each value
+// is checked against its row's range. Throws ArgsError with a one-line message.
+ParsedArgs parse_settings(const std::vector<std::string>& args);
+// The settings' part of --help, from the table.
+std::string settings_usage();
+
+}  // namespace attn

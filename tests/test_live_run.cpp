@@ -1,0 +1,70 @@
+// The app's state without its window (app/state/, the attnstate library): the live run
+// and its worker, what the controls send to the engine, and the app's own options.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+
+#include "state/app_options.h"
+#include "state/live_run.h"
+#include "state/view_state.h"
+
+namespace {
+
+// Asks for a run of the current controls and waits for it, as the main loop would.
+void settle(app::LiveRun& live) {
+    live.update();
+    for (int i = 0; i < 600 && !live.wait_for_run(std::chrono::milliseconds(100)); ++i) {
+    }
+    live.update();  // takes the finished run
+}
+
+}  // namespace
+
+TEST_CASE("a setting the variant does not take is kept on its control but left out of the run", "[app][state]") {
+    attn::Settings initial;
+    initial.attention.variant = attn::Variant::Mha;
+    initial.attention.heads = 2;
+    app::LiveRun live(initial, [] {});
+    settle(live);
+    REQUIRE(live.run());
+    CHECK(live.run()->trace.heads.size() == 2);
+
+    live.controls.attention.variant = attn::Variant::Causal;  // one head: heads greys out
+    settle(live);
+    CHECK(live.error().empty());
+    CHECK(live.run()->trace.heads.size() == 1);
+    CHECK(live.controls.attention.heads == 2);  // back on mha, the slider still says 2
+    CHECK(live.run_settings().attention.heads == 1);
+}
+
+TEST_CASE("a change of the dropout rate alone reruns only what follows the weights", "[app][state]") {
+    attn::Settings initial;
+    initial.attention.variant = attn::Variant::Causal;
+    app::LiveRun live(initial, [] {});
+    settle(live);
+    live.controls.attention.dropout = 0.5;
+    settle(live);
+    CHECK(live.last_was_dropout_only());
+    live.controls.attention.seed = 7;
+    settle(live);
+    CHECK(!live.last_was_dropout_only());
+}
+
+TEST_CASE("an impossible setting keeps the last run and says why", "[app][state]") {
+    app::LiveRun live(attn::Settings{}, [] {});
+    settle(live);
+    const uint64_t version = live.run_version();
+    live.controls.d_in = 5000;  // typed into the slider with ctrl+click
+    settle(live);
+    CHECK(live.run_version() == version);
+    CHECK(live.error() == "--d-in must be between 1 and 4096, got 5000");
+    live.select_head(7);
+    CHECK(live.shown_head() == 0);  // the run on screen has one head
+}
+
+TEST_CASE("the tabs have one name each, on the command line and in the state file", "[app][state]") {
+    for (const std::string& name : app::view_tab_names()) CHECK(app::view_tab_name(*app::view_tab_from_name(name)) == name);
+    CHECK(!app::view_tab_from_name("head_view"));
+    CHECK_THROWS_WITH(app::parse_app_options({"--tab", "heads"}),
+                      "--tab takes pipeline, compare or head-view, got 'heads'");
+}
