@@ -51,7 +51,8 @@ TEST_CASE("every setting has one key and one flag, and --help names it", "[setti
         CHECK(attn::find_setting_flag(row.flag) == &row);
         CHECK(*row.pytorch);
         if (row.app.control != attn::Control::None) CHECK(*row.app.label);
-        if (*row.needs) CHECK(attn::find_setting(std::string(row.needs).substr(0, std::string(row.needs).find('='))));
+        const std::string needs = row.needs;
+        if (!needs.empty()) CHECK(attn::find_setting(needs.substr(needs[0] == '!', needs.find('=') - (needs[0] == '!'))));
     }
 }
 
@@ -100,6 +101,12 @@ TEST_CASE("a setting the variant does not take is refused by name, or reset", "[
     s.corpus_file = "x.txt";
     s.context_length.reset();
     CHECK_THROWS_WITH(attn::check_applicable(s), "--corpus needs --tokenizer simple");
+    attn::Settings cross;
+    cross.attention.variant = attn::Variant::Cross;
+    cross.attention.kv_len = 4;
+    CHECK_NOTHROW(attn::check_applicable(cross));
+    cross.text2 = "keys and values";
+    CHECK_THROWS_WITH(attn::check_applicable(cross), "--kv-len is only used without --text2");
 
     attn::Settings t = everything_changed();
     t.attention.variant = attn::Variant::Simplified;

@@ -87,7 +87,7 @@ std::vector<SettingRow> make_rows() {
                "Keys and values come from this text; queries from the sentence."},
               "the second input of CrossAttention.forward(x_1, x_2)"}),
          FIELD(text2)));
-    rows.push_back(bind(row({"kv_len", "--kv-len", T::Int, "N", 1, kMaxWidth, {}, &VariantInfo::second_text, "has no second text", "", Reruns::Attention,
+    rows.push_back(bind(row({"kv_len", "--kv-len", T::Int, "N", 1, kMaxWidth, {}, &VariantInfo::second_text, "has no second text", "!text2", Reruns::Attention,
               {"random rows (kv_len)", C::Slider, 1, 64, true, Unset::None, "", "",
                "Without a second text, keys and values come from torch.rand(kv_len, d_in)."},
               "torch.rand(kv_len, d_in), drawn after the module's weights"}),
@@ -202,6 +202,7 @@ bool applies(const SettingRow& row, const Settings& s) {
     if (!applies(row, s.attention.variant)) return false;
     const std::string needs = row.needs;
     if (needs.empty()) return true;
+    if (needs[0] == '!') return std::holds_alternative<std::monostate>(setting(needs.substr(1)).get(s));
     const size_t eq = needs.find('=');
     const SettingValue has = setting(needs.substr(0, eq)).get(s);
     return eq == std::string::npos ? has == SettingValue(true) : has == SettingValue(needs.substr(eq + 1));

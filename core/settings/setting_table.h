@@ -79,7 +79,7 @@ struct SettingSpec {
     std::vector<std::string> choices;  // Choice
     bool VariantInfo::*applies;        // the variant table's column (VariantInfo::all: every variant)
     const char* missing;               // what a variant without it lacks: "has no dropout"
-    const char* needs;                 // "" or another setting it needs: "pos" (on), "tokenizer=simple"
+    const char* needs;                 // "" or what it needs: "pos" (on), "tokenizer=simple", "!text2" (unset)
     Reruns reruns;
     AppControl app;
     const char* pytorch;  // where it shows in an emitted PyTorch program

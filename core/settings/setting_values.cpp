@@ -145,8 +145,10 @@ void check_applicable(const Settings& s) {
         if (!applies(*row, v))
             throw ArgsError(variant_name(v) + " " + row->missing + " (" + row->flag + " applies to " +
                             variants_with(row->applies) + ")");
-        if (!applies(*row, s)) {  // what it needs is not set
+        if (!applies(*row, s)) {  // what it needs is not set, or what it stands in for is
             const std::string needs = row->needs;
+            if (needs[0] == '!')
+                throw ArgsError(std::string(row->flag) + " is only used without " + setting(needs.substr(1)).flag);
             const size_t eq = needs.find('=');
             const SettingRow& other = setting(needs.substr(0, eq));
             throw ArgsError(std::string(row->flag) + " needs " + other.flag +
