@@ -22,7 +22,7 @@
 #include "keyboard.h"
 #include "numerics/memory.h"
 #include "graphics/screenshot.h"
-#include "state_file.h"
+#include "state/state_file.h"
 #include "ui.h"
 #include "base/version.h"
 

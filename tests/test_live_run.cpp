@@ -1,11 +1,17 @@
 // The app's state without its window (app/state/, the attnstate library): the live run
-// and its worker, what the controls send to the engine, and the app's own options.
+// and its worker, what the controls send to the engine, the app's own options and the
+// state file tests and scripts read.
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include <unistd.h>
 
 #include "state/app_options.h"
 #include "state/live_run.h"
+#include "state/state_file.h"
 #include "state/view_state.h"
 
 namespace {
@@ -67,4 +73,27 @@ TEST_CASE("the tabs have one name each, on the command line and in the state fil
     CHECK(!app::view_tab_from_name("head_view"));
     CHECK_THROWS_WITH(app::parse_app_options({"--tab", "heads"}),
                       "--tab takes pipeline, compare or head-view, got 'heads'");
+}
+
+TEST_CASE("the state file holds the controls by their settings keys and what the frame drew", "[app][state]") {
+    app::LiveRun live(attn::Settings{}, [] {});
+    settle(live);
+    live.controls.attention.heads = 3;  // asked for, not yet run
+    app::FrameReport report;
+    report.widgets.set("heads", {1, 2, 3, 4});
+    report.heatmaps["weights"] = app::HeatmapInfo{{10, 20, 70, 80}, 10, 10, true, true, 1, 2, 6, 6};
+    const std::string path = "/tmp/attnscope-test-state-" + std::to_string(::getpid()) + ".json";
+    app::StateFile file(path);
+    file.update(live, 1.5f, report, nlohmann::json{{"tab", "pipeline"}});
+    std::ifstream in(path);
+    const nlohmann::json s = nlohmann::json::parse(in);
+    std::remove(path.c_str());
+    for (const attn::SettingRow& row : attn::setting_rows()) CHECK(s.contains(row.key));
+    CHECK(s["heads"] == 3);
+    CHECK(s["shown_heads"] == 1);
+    CHECK(s["tokens"].size() == 6);
+    CHECK(s["widgets"]["heads"] == nlohmann::json({1, 2, 3, 4}));
+    CHECK(s["hover"] == nlohmann::json({"weights", 1, 2}));
+    CHECK(s["tab"] == "pipeline");
+    CHECK(s["frame"] == 1);
 }

@@ -16,7 +16,7 @@
 #include "panels/file_dialog.h"
 #include "state/lesson_player.h"
 #include "panels/presenter.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
 
 struct GLFWwindow;
 

@@ -5,7 +5,7 @@
 
 #include "imgui.h"
 #include "graphics/ui_colors.h"  // the panel writes errors in the theme's colour
-#include "widget_rects.h"
+#include "state/widget_rects.h"
 
 namespace app {
 

@@ -3,7 +3,7 @@
 // and why the current combination cannot run (in red, next to the controls).
 #include "graphics/fonts.h"
 #include "state/live_run.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
 
 namespace app {
 

@@ -6,7 +6,7 @@
 #include "state/lesson_player.h"
 #include "views/matrix_widget.h"
 #include "state/live_run.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
 
 namespace app {
 

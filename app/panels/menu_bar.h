@@ -3,7 +3,7 @@
 // section, and the files that failed to load with their error) and View (presenter
 // mode, colour theme, comparisons, shortcuts).
 #include "panels/file_dialog.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
 
 namespace app {
 

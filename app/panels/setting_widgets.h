@@ -3,7 +3,7 @@
 // label, tooltip and whether the variant takes it all come from the row, so a new
 // setting needs no code here.
 #include "settings/settings.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
 
 namespace app {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "state/control_values.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
 
 namespace app {
 

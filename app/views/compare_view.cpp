@@ -109,7 +109,7 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
         if (p.hovered)
             ImGui::SetTooltip("row %d, column %d: %s", p.row + 1, p.col + 1,
                               format_value(s.value(p.row, p.col), 6).c_str());
-        shown[card.key] = HeatmapInfo{p, static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols())};
+        shown[card.key] = heatmap_info(p, s.value);
     }
 }
 

@@ -4,7 +4,7 @@
 // per head. Hovering a token keeps only its lines.
 #include "views/matrix_widget.h"
 #include "attention/pipeline.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
 
 namespace app {
 

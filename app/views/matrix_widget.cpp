@@ -268,4 +268,9 @@ void draw_legend(const ColorScale& scale, float width, const DrawContext& ctx) {
     ImGui::PopFont();
 }
 
+HeatmapInfo heatmap_info(const MatrixPlacement& p, const attn::Matrix& m) {
+    return {{p.min.x, p.min.y, p.max.x, p.max.y}, p.cell.x, p.cell.y, p.visible, p.hovered, p.row, p.col,
+            static_cast<int>(m.rows()), static_cast<int>(m.cols())};
+}
+
 }  // namespace app

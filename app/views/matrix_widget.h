@@ -11,6 +11,7 @@
 #include "graphics/heatmap.h"
 #include "imgui.h"
 #include "attention/trace.h"
+#include "state/frame_report.h"
 #include "state/stage_marks.h"
 
 namespace app {
@@ -59,6 +60,9 @@ struct MatrixPlacement {
     bool clicked = false;
     bool values_rounded = false;  // numbers were drawn (rounded to 2 decimals)
 };
+
+// What the state file reports of a heatmap drawn at `p`.
+HeatmapInfo heatmap_info(const MatrixPlacement& p, const attn::Matrix& m);
 
 // Size the heatmap of a rows x cols matrix takes within max_size.
 ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell);

@@ -66,7 +66,7 @@ void cell_tooltip(const attn::Run& run, const Card& card, const MatrixPlacement&
 }
 
 void record(HeatmapRegistry& shown, const std::string& name, const MatrixPlacement& p, const attn::Matrix& m) {
-    shown[name] = HeatmapInfo{p, static_cast<int>(m.rows()), static_cast<int>(m.cols())};
+    shown[name] = heatmap_info(p, m);
 }
 
 float card_width(const MatrixRequest& req, const std::string& heading, const DrawContext& ctx) {

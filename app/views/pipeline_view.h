@@ -8,16 +8,10 @@
 
 #include "views/matrix_widget.h"
 #include "attention/pipeline.h"
+#include "state/frame_report.h"
 
 namespace app {
 
-struct HeatmapInfo {
-    MatrixPlacement placement;
-    int rows = 0, cols = 0;
-};
-// By stage name for the pipeline ("weights", "masked_scores", ...) and "heads/<k>"
-// for the per-head view: what a test needs to find a cell on screen.
-using HeatmapRegistry = std::map<std::string, HeatmapInfo>;
 
 // What the view derives from a run and would otherwise recompute every frame: the
 // colour range of each matrix (a scan of up to millions of values) and axis labels.

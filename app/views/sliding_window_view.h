@@ -9,15 +9,10 @@
 #include "views/matrix_widget.h"
 #include "attention/pipeline.h"
 #include "attention/sliding_window.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
+#include "state/frame_report.h"
 
 namespace app {
-
-struct WindowReport {  // for the state file
-    int max_length = 0, stride = 0;
-    size_t pairs = 0;
-    std::string error;  // the core's message for bad parameters, or empty
-};
 
 class SlidingWindowView {
 public:

@@ -9,18 +9,10 @@
 
 #include "views/matrix_widget.h"
 #include "text/tokenizer.h"
-#include "widget_rects.h"
+#include "state/widget_rects.h"
+#include "state/frame_report.h"
 
 namespace app {
-
-struct ChipInfo {  // one chip as drawn, for the state file and the tests
-    std::string text;
-    int64_t id = 0;
-    bool special = false;  // <|endoftext|>
-    bool unk = false;      // <|unk|>: a word outside the vocabulary
-    int64_t word = -1;     // pieces of one word share it; -1 when the tokenizer has no sub-words
-    Rect rect{};
-};
 
 // A 4096-token text would fill the screen and cost frames: only this many are drawn.
 constexpr size_t kMaxChips = 512;

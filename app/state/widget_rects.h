@@ -5,7 +5,6 @@
 #include <map>
 #include <string>
 
-#include "imgui.h"
 
 namespace app {
 
@@ -13,15 +12,12 @@ using Rect = std::array<float, 4>;  // x0, y0, x1, y1 in window pixels
 
 class WidgetRects {
 public:
-    // The rectangle of the item ImGui drew last.
     // The rectangle of the item ImGui drew last; whether it holds the keyboard (a text
-    // box being edited, a slider being typed into) is kept too.
-    void record(const std::string& name) {
-        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        rects_[name] = {a.x, a.y, b.x, b.y};
-        if (ImGui::IsItemActive()) active_ = name;
-    }
+    // box being edited, a slider being typed into) is kept too. Defined with the window
+    // (app/widget_rects.cpp): this header, and the state file that reads it, need no ImGui.
+    void record(const std::string& name);
     void set(const std::string& name, const Rect& r) { rects_[name] = r; }
+    void set_active(const std::string& name) { active_ = name; }
     void clear() {
         rects_.clear();
         active_.clear();

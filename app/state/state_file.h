@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "state/live_run.h"
-#include "ui.h"
+#include "state/frame_report.h"
 
 namespace app {
 

@@ -1,4 +1,4 @@
-#include "state_file.h"
+#include "state/state_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,8 +8,6 @@
 namespace app {
 
 namespace {
-
-nlohmann::json rect_json(ImVec2 a, ImVec2 b) { return {a.x, a.y, b.x, b.y}; }
 
 nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport& report) {
     // The controls' values as a session file's "settings" (null: unset, e.g. d_out_v = d_out).
@@ -38,10 +36,10 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
     nlohmann::json heatmaps = nlohmann::json::object();
     nlohmann::json hover = nullptr;  // the heatmap cell under the pointer: [name, row, col]
     for (const auto& [name, h] : report.heatmaps) {
-        if (h.placement.hovered) hover = {name, h.placement.row, h.placement.col};
-        heatmaps[name] = {{"rect", rect_json(h.placement.min, h.placement.max)},
-                          {"cell", {h.placement.cell.x, h.placement.cell.y}},
-                          {"visible", h.placement.visible},
+        if (h.hovered) hover = {name, h.row, h.col};
+        heatmaps[name] = {{"rect", h.rect},
+                          {"cell", {h.cell_w, h.cell_h}},
+                          {"visible", h.visible},
                           {"rows", h.rows},
                           {"cols", h.cols}};
     }

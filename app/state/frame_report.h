@@ -1,0 +1,49 @@
+#pragma once
+// What a frame drew where, for the state file (state_file.h) that tests and scripts
+// read: the named widgets, each heatmap's rectangle and hovered cell, the token chips,
+// the sliding window's numbers. Plain data: the views fill it in, nothing here draws.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "state/widget_rects.h"
+
+namespace app {
+
+struct HeatmapInfo {
+    Rect rect{};                  // the heatmap's screen rectangle
+    float cell_w = 0.0f, cell_h = 0.0f;
+    bool visible = false;         // at least partly inside the scrolled view
+    bool hovered = false;
+    int row = -1, col = -1;       // the hovered cell
+    int rows = 0, cols = 0;
+};
+// By stage name for the pipeline ("weights", "masked_scores", ...) and "heads/<k>"
+// for the per-head view: what a test needs to find a cell on screen.
+using HeatmapRegistry = std::map<std::string, HeatmapInfo>;
+
+struct ChipInfo {  // one chip as drawn, for the state file and the tests
+    std::string text;
+    int64_t id = 0;
+    bool special = false;  // <|endoftext|>
+    bool unk = false;      // <|unk|>: a word outside the vocabulary
+    int64_t word = -1;     // pieces of one word share it; -1 when the tokenizer has no sub-words
+    Rect rect{};
+};
+
+struct WindowReport {  // for the state file
+    int max_length = 0, stride = 0;
+    size_t pairs = 0;
+    std::string error;  // the core's message for bad parameters, or empty
+};
+
+struct FrameReport {  // where things were drawn this frame, for the state file
+    WidgetRects widgets;
+    HeatmapRegistry heatmaps;
+    std::vector<ChipInfo> chips;  // the first text's, then the second text's
+    WindowReport window;
+    bool popup_open = false;  // a menu, combo list or dialog: the next click closes it first
+};
+
+}  // namespace app
