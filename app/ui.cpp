@@ -1,5 +1,7 @@
 #include "ui.h"
 
+#include "imgui_internal.h"  // the view pane's clip rectangle
+
 #include <algorithm>
 
 #include "views/head_lines_view.h"
@@ -81,6 +83,8 @@ void draw_window(LiveRun& live, float& ui_scale, const DrawContext& ctx, ViewMem
     ImGui::BeginGroup();
     draw_lesson_bar(live, cm.classroom, cm.step_text, ctx);
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
+    const ImRect seen = ImGui::GetCurrentWindow()->InnerClipRect;  // inside the borders and scroll bars
+    report.viewport = {seen.Min.x, seen.Min.y, seen.Max.x, seen.Max.y};
     view(live, cm, ctx, memo, report);
     ImGui::EndChild();
     ImGui::EndGroup();

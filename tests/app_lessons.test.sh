@@ -47,6 +47,10 @@ wait_state "$(settled) and s['lesson']['step'] == 1"
 check "--lesson starts at step 1" test "$(json "$STATE" "s['lesson']['id']")" = 3.5.1
 # The view scrolls to the step's stage in the frames after the run arrives.
 check "the step's stage is highlighted in view" wait_state "s['heatmaps'].get('weights', {}).get('visible')"
+# Step 1 outlines two cells of "journey"'s row; the state file says where, and where the
+# view's visible pane is (presenter mode will be checked against it for every step).
+check "the step's two cells are reported, inside the view's visible pane" \
+    wait_state "len(s['highlight']) == 2 and all(v[0] <= r[0] and r[2] <= v[2] and v[1] <= r[1] and r[3] <= v[3] for v in [s['viewport']] for r in s['highlight'])"
 hold Right
 check "Right goes to step 2 (mask after softmax)" \
     wait_state "s['lesson']['step'] == 2 and s['compare'] == 'masking' and s['tab'] == 'compare'"

@@ -81,7 +81,8 @@ TEST_CASE("the state file holds the controls by their settings keys and what the
     live.controls.attention.heads = 3;  // asked for, not yet run
     app::FrameReport report;
     report.widgets.set("heads", {1, 2, 3, 4});
-    report.heatmaps["weights"] = app::HeatmapInfo{{10, 20, 70, 80}, 10, 10, true, true, 1, 2, 6, 6};
+    report.heatmaps["weights"] = app::HeatmapInfo{{10, 20, 70, 80}, 10, 10, true, true, 1, 2, 6, 6, {{30, 40, 40, 50}}};
+    report.viewport = {0, 0, 100, 100};
     const std::string path = "/tmp/attnscope-test-state-" + std::to_string(::getpid()) + ".json";
     app::StateFile file(path);
     file.update(live, 1.5f, report, nlohmann::json{{"tab", "pipeline"}});
@@ -95,5 +96,7 @@ TEST_CASE("the state file holds the controls by their settings keys and what the
     CHECK(s["widgets"]["heads"] == nlohmann::json({1, 2, 3, 4}));
     CHECK(s["hover"] == nlohmann::json({"weights", 1, 2}));
     CHECK(s["tab"] == "pipeline");
+    CHECK(s["highlight"] == nlohmann::json::array({{30, 40, 40, 50}}));
+    CHECK(s["viewport"] == nlohmann::json({0, 0, 100, 100}));
     CHECK(s["frame"] == 1);
 }

@@ -18,6 +18,7 @@ struct HeatmapInfo {
     bool hovered = false;
     int row = -1, col = -1;       // the hovered cell
     int rows = 0, cols = 0;
+    std::vector<Rect> marked;     // a lesson step's outlined cells and rows on it
 };
 // By stage name for the pipeline ("weights", "masked_scores", ...) and "heads/<k>"
 // for the per-head view: what a test needs to find a cell on screen.
@@ -43,6 +44,7 @@ struct FrameReport {  // where things were drawn this frame, for the state file
     HeatmapRegistry heatmaps;
     std::vector<ChipInfo> chips;  // the first text's, then the second text's
     WindowReport window;
+    Rect viewport{};          // the visible part of the view (the pane right of the controls)
     bool popup_open = false;  // a menu, combo list or dialog: the next click closes it first
 };
 

@@ -44,6 +44,13 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"cols", h.cols}};
     }
     j["heatmaps"] = heatmaps;
+    // Presenter mode must keep what a lesson step points at on screen: tests check that
+    // every highlighted rectangle lies in the viewport.
+    nlohmann::json highlight = nlohmann::json::array();
+    for (const auto& [name, h] : report.heatmaps)
+        for (const Rect& r : h.marked) highlight.push_back(r);
+    j["highlight"] = highlight;
+    j["viewport"] = report.viewport;
     j["hover"] = hover;
     nlohmann::json chips = nlohmann::json::array();
     for (const ChipInfo& chip : report.chips)

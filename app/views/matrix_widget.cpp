@@ -106,12 +106,12 @@ bool draw_values(const MatrixRequest& req, const MatrixPlacement& p, const DrawC
 // reads on every colour map.
 // Marks come from a step whose run may not be the one drawn yet: those outside this
 // matrix are skipped.
-void draw_marks(const CellMarks& marks, const attn::Matrix& m, const MatrixPlacement& p, float scale,
-                ImDrawList* dl) {
+void draw_marks(const CellMarks& marks, const attn::Matrix& m, MatrixPlacement& p, float scale, ImDrawList* dl) {
     const ImU32 halo = IM_COL32(255, 255, 255, 255), frame = ui_color32(ui_colors().lesson_frame);
     const auto outline = [&](ImVec2 a, ImVec2 b) {
         dl->AddRect(a, b, halo, 0.0f, 0, 6.0f * scale);
         dl->AddRect(a, b, frame, 0.0f, 0, 3.0f * scale);
+        p.marked.push_back({a.x, a.y, b.x, b.y});
     };
     const auto inside = [&](int r, int c) { return r >= 0 && r < m.rows() && c >= 0 && c < m.cols(); };
     for (int r : marks.rows)
@@ -270,7 +270,7 @@ void draw_legend(const ColorScale& scale, float width, const DrawContext& ctx) {
 
 HeatmapInfo heatmap_info(const MatrixPlacement& p, const attn::Matrix& m) {
     return {{p.min.x, p.min.y, p.max.x, p.max.y}, p.cell.x, p.cell.y, p.visible, p.hovered, p.row, p.col,
-            static_cast<int>(m.rows()), static_cast<int>(m.cols())};
+            static_cast<int>(m.rows()), static_cast<int>(m.cols()), p.marked};
 }
 
 }  // namespace app

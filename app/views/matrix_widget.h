@@ -59,6 +59,7 @@ struct MatrixPlacement {
     int row = -1, col = -1;  // the hovered cell
     bool clicked = false;
     bool values_rounded = false;  // numbers were drawn (rounded to 2 decimals)
+    std::vector<Rect> marked;     // the screen rectangles of the lesson's cells and rows outlined
 };
 
 // What the state file reports of a heatmap drawn at `p`.
