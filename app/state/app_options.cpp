@@ -31,7 +31,7 @@ float parse_float(const std::string& flag, const std::string& text, float lo, fl
 }  // namespace
 
 std::string app_usage() {
-    return "usage: attnscope [attnscope-cli flags] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
+    return "usage: attnscope [settings, as attnscope-cli takes them] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
            "  [--ui-scale 1..3] [--head N] [--show-stage NAME] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
            "  [--bench-change seed|dropout] [--lesson ID [--lesson-step N]] [--lesson-tour DIR] [--presenter]\n"
            "  [--colormap default|colorblind|high-contrast] [--compare masking|dropout|seeds|multihead]\n"

@@ -51,7 +51,10 @@ template <typename Ref>
 SettingRow bind(SettingSpec spec, Ref ref) {
     return SettingRow(
         std::move(spec), [ref](const Settings& s) { return to_value(ref(const_cast<Settings&>(s))); },  // only read
-        [ref](Settings& s, const SettingValue& v) { from_value(v, ref(s)); });
+        [ref](Settings& s, const SettingValue& v) { from_value(v, ref(s)); },
+        [ref](const Settings& a, const Settings& b) {
+            return ref(const_cast<Settings&>(a)) == ref(const_cast<Settings&>(b));  // only read
+        });
 }
 
 #define FIELD(path) [](Settings & s) -> auto& { return s.path; }

@@ -88,9 +88,12 @@ struct SettingSpec {
 struct SettingRow : SettingSpec {
     using Get = std::function<SettingValue(const Settings&)>;
     using Set = std::function<void(Settings&, const SettingValue&)>;
-    SettingRow(SettingSpec spec, Get g, Set s) : SettingSpec(std::move(spec)), get(std::move(g)), set(std::move(s)) {}
+    using Equal = std::function<bool(const Settings&, const Settings&)>;
+    SettingRow(SettingSpec spec, Get g, Set s, Equal e)
+        : SettingSpec(std::move(spec)), get(std::move(g)), set(std::move(s)), equal(std::move(e)) {}
     Get get;
-    Set set;  // a value parse_value accepted
+    Set set;      // a value parse_value accepted
+    Equal equal;  // the two fields compared in place: the live run compares every frame, a text may be 1 MB
 };
 
 const std::vector<SettingRow>& setting_rows();  // in the order of the app's panel

@@ -51,7 +51,6 @@ std::string number_text(double v) {
     return std::string(buf, res.ptr);
 }
 
-bool is_unset(const SettingValue& v) { return std::holds_alternative<std::monostate>(v); }
 
 }  // namespace
 
@@ -110,12 +109,11 @@ std::string value_text(const SettingValue& value) {
 std::vector<std::string> settings_flags(const Settings& s) {
     std::vector<std::string> flags;
     for (const SettingRow* row : differing_settings(Settings{}, s)) {
-        const SettingValue v = row->get(s);
-        if (row->type == SettingType::Switch || row->type == SettingType::SwitchOff) {
-            if (v == parse_value(*row, "")) flags.push_back(row->flag);
-        } else if (!is_unset(v)) {
-            flags.insert(flags.end(), {row->flag, value_text(v)});
-        }
+        // A switch that differs from its default is given; an optional that does is set.
+        if (row->type == SettingType::Switch || row->type == SettingType::SwitchOff)
+            flags.push_back(row->flag);
+        else
+            flags.insert(flags.end(), {row->flag, value_text(row->get(s))});
     }
     return flags;
 }
@@ -123,7 +121,7 @@ std::vector<std::string> settings_flags(const Settings& s) {
 std::vector<const SettingRow*> differing_settings(const Settings& a, const Settings& b) {
     std::vector<const SettingRow*> rows;
     for (const SettingRow& row : setting_rows())
-        if (row.get(a) != row.get(b)) rows.push_back(&row);
+        if (!row.equal(a, b)) rows.push_back(&row);
     return rows;
 }
 
