@@ -51,7 +51,6 @@ std::string number_text(double v) {
     return std::string(buf, res.ptr);
 }
 
-
 }  // namespace
 
 SettingValue parse_value(const SettingRow& row, const std::string& text) {
