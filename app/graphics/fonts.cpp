@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "backends/imgui_impl_opengl3.h"
+#include "graphics/gl.h"
 
 namespace app {
 
@@ -97,6 +98,7 @@ void FontSet::ensure_scale(float scale) {
     fonts_.small = add_font(kDejaVu, kCjkFont, kSmallPx * scale);
     atlas->Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;  // up to half the texture would be padding
     atlas->Build();
+    finish_pending_drawing();  // the last frame drew from the old texture
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
     atlas->ClearTexData();  // the pixels live in the GL texture now: free the CPU copies

@@ -1,5 +1,6 @@
 #include "graphics/heatmap.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -170,6 +171,8 @@ void Heatmap::set_values(const attn::Matrix& m, uint64_t version, const attn::Ma
 ImTextureID Heatmap::texture(const HeatmapPainter& painter, int width, int height, const ColorScale& scale,
                              float grid_px) {
     if (width != width_ || height != height_ || !color_) {
+        // A render target is re-specified (sizes change on a resize, zoom or UI scale).
+        if (color_) finish_pending_drawing();
         if (!color_) {
             glGenTextures(1, &color_);
             glGenFramebuffers(1, &fbo_);
@@ -203,6 +206,9 @@ Heatmap& HeatmapCache::get(const std::string& key) {
 }
 
 void HeatmapCache::end_frame() {
+    // Deleting a texture the last frame drew is the same hazard as re-specifying one.
+    if (std::any_of(entries_.begin(), entries_.end(), [](const auto& e) { return !e.second.used; }))
+        finish_pending_drawing();
     for (auto it = entries_.begin(); it != entries_.end();) {
         if (!it->second.used) {
             it = entries_.erase(it);
