@@ -17,7 +17,9 @@ const std::pair<const char*, const char*> kShortcuts[] = {
     {"H / Shift+H", "one head more / fewer"},
     {"D / Shift+D", "dropout + / − 0.1"},
     {"R", "reseed (seed + 1)"},
-    {"F5", "presenter mode on / off"},
+    {"F", "focus: one stage full window, or the whole pipeline"},
+    {"→ / ← in focus", "next / previous stage (outside a lesson)"},
+    {"F5", "presenter mode on / off (it focuses)"},
     {"Ctrl+S / Ctrl+O", "save / open a session"},
     {"?", "this list (Esc closes it)"},
     {"Ctrl+Q", "quit"},
@@ -44,8 +46,17 @@ void handle_shortcuts(AppContext& app, FileDialog& dialog) {
         if (pressed(GLFW_KEY_O)) dialog.open(FileAction::OpenSession);
         return;
     }
-    if (pressed(GLFW_KEY_RIGHT)) next_step(c, app.live);
-    if (pressed(GLFW_KEY_LEFT)) previous_step(c, app.live);
+    // In a lesson ← → walk its steps; in focus outside one, the pipeline's stages.
+    const bool in_lesson = c.in_lesson && current_step(c);
+    if (pressed(GLFW_KEY_RIGHT)) {
+        if (in_lesson || !c.focus) next_step(c, app.live);
+        else c.focus_walk = +1;
+    }
+    if (pressed(GLFW_KEY_LEFT)) {
+        if (in_lesson || !c.focus) previous_step(c, app.live);
+        else c.focus_walk = -1;
+    }
+    if (pressed(GLFW_KEY_F)) c.focus = !c.focus;
     if (pressed(GLFW_KEY_F5)) c.presenter = !c.presenter;
     attn::AttentionConfig& a = v.attention;
     const attn::SettingRow& heads = attn::setting("heads");

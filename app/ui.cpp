@@ -3,7 +3,9 @@
 #include "imgui_internal.h"  // the view pane's clip rectangle
 
 #include <algorithm>
+#include <utility>
 
+#include "views/focus_view.h"
 #include "views/head_lines_view.h"
 #include "panels/lesson_panel.h"
 #include "graphics/ui_colors.h"
@@ -37,19 +39,33 @@ void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& me
         ImGui::TextWrapped("Cannot compute: %s. Showing the last settings that worked.", live.error().c_str());
         ImGui::PopStyleColor();
     }
-    run_summary(live, *run);
-    const attn::Settings& shown = live.run_settings();
-    draw_token_chips("Tokens", run->tokens, shown.tokenizer, shown.text, ctx, report.chips);
-    if (run->tokens2)
-        draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx, report.chips);
-    cm.sliding_window.draw(*run, live.run_version(), ctx, report.widgets, report.window);
-    ImGui::Separator();
-    const ViewTab tab = draw_view_tabs(cm.classroom, report.widgets);
-    const attn::LessonStep* step = current_step(cm.classroom);
+    ViewState& c = cm.classroom;
+    if (!c.focus) {  // focus folds away what the stage on screen does not need
+        run_summary(live, *run);
+        const attn::Settings& shown = live.run_settings();
+        draw_token_chips("Tokens", run->tokens, shown.tokenizer, shown.text, ctx, report.chips);
+        if (run->tokens2)
+            draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx,
+                             report.chips);
+        cm.sliding_window.draw(*run, live.run_version(), ctx, report.widgets, report.window);
+        ImGui::Separator();
+    }
+    // Focus keeps the tab it is on without the tab bar (F brings it back).
+    const ViewTab tab = c.focus ? c.tab : draw_view_tabs(c, report.widgets);
+    const attn::LessonStep* step = current_step(c);
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
-    if (tab == ViewTab::Compare) return cm.compare.draw(cm.classroom, live, ctx, step ? &marks : nullptr, report.heatmaps);
+    if (tab == ViewTab::Compare) return cm.compare.draw(c, live, ctx, step ? &marks : nullptr, report.heatmaps);
     if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx, report.widgets);
     const int head = live.shown_head();  // a head of `run`, whatever was asked for
+    if (c.focus) {
+        // A lesson step (or --show-stage) names the stage to show: the view follows it.
+        if (!live.scroll_to_stage.empty()) c.focus_stage = std::exchange(live.scroll_to_stage, std::string());
+        const int walk = std::exchange(c.focus_walk, 0);
+        if (const std::optional<int> clicked =
+                draw_focus(*run, head, c.focus_stage, walk, ctx, memo, report.heatmaps, step ? &marks : nullptr))
+            live.select_head(*clicked);
+        return;
+    }
     if (run->trace.heads.size() > 1) {
         if (const std::optional<int> clicked = draw_head_strip(*run, head, ctx, report.heatmaps))
             live.select_head(*clicked);

@@ -37,6 +37,7 @@ std::string ClassroomMode::start(LiveRun& live, float& ui_scale) {
     ViewState& c = classroom;
     c.theme = options_.colormap;
     c.presenter = options_.presenter;
+    c.focus = c.presenter;  // from the first frame, so that it follows the first step
     if (!options_.compare.empty()) {
         c.compare = attn::comparison_from_name(options_.compare);
         c.show_tab(ViewTab::Compare);
@@ -109,6 +110,8 @@ void ClassroomMode::after_render(GLFWwindow* window, LiveRun& live, float& ui_sc
     }
     if (options_.lesson_tour && !tour_done_) tour_frame(live, fb_width, fb_height, settled);
     window_changed_ = presenter_.sync(window, classroom.presenter, ui_scale);
+    // Presenter mode is laid out for the room: the stage on screen fills it (F: all of it).
+    if (window_changed_) classroom.focus = classroom.presenter;
 }
 
 void ClassroomMode::enter_tour_step(LiveRun& live) {
@@ -169,6 +172,7 @@ nlohmann::json ClassroomMode::state(const LiveRun& live) const {
     j["lesson_errors"] = c.library.errors;
     j["presenter"] = c.presenter;
     j["controls_hidden"] = c.presenter;
+    j["focus"] = c.focus ? nlohmann::json(c.focus_stage) : nlohmann::json(nullptr);
     j["colormap"] = c.theme;
     j["compare"] = c.compare ? nlohmann::json(attn::comparison_name(*c.compare)) : nlohmann::json(nullptr);
     j["compare_error"] = compare.error().empty() ? nlohmann::json(nullptr) : nlohmann::json(compare.error());

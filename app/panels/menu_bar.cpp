@@ -66,6 +66,7 @@ void view_menu(AppContext& app, WidgetRects& widgets) {
     if (!begin_menu("View", "menu_view", widgets)) return;
     ViewState& c = app.classroom;
     ImGui::MenuItem("Presenter mode", "F5", &c.presenter);
+    ImGui::MenuItem("Focus on one stage", "F", &c.focus);
     if (begin_menu("Colour map", "menu_colour_map", widgets)) {
         for (const ColorTheme& t : color_themes())
             if (ImGui::MenuItem(t.label, nullptr, c.theme == t.name)) c.theme = t.name;

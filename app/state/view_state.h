@@ -31,6 +31,12 @@ struct ViewState {
     std::string lesson_error;   // why the step's settings could not be applied
 
     bool presenter = false;
+    // Focus: one stage full window (F; on by itself in presenter mode, where F brings the
+    // whole pipeline back). focus_stage names it; focus_walk (-1, +1) moves it a stage
+    // along the pipeline on the next frame.
+    bool focus = false;
+    std::string focus_stage = "weights";
+    int focus_walk = 0;
     bool help = false;          // the shortcut overlay
     std::string theme = "default";  // a ColorTheme name
 

@@ -58,12 +58,38 @@ struct Card {
 };
 
 // Cards left to right, wrapping when the next one does not fit.
+// The side of each card's heatmap when all `n` cards must fit in `room` (focus mode,
+// presenter mode: what the lesson points at must be on screen): the number of rows that
+// gives the largest side.
+float fitting_side(size_t n, ImVec2 room, const DrawContext& ctx) {
+    const float s = ctx.ui_scale;
+    ImGui::PushFont(ctx.fonts.heading);
+    const float title_h = ImGui::GetTextLineHeightWithSpacing();
+    ImGui::PopFont();
+    ImGui::PushFont(ctx.fonts.small);
+    const float small_h = ImGui::GetTextLineHeightWithSpacing();
+    ImGui::PopFont();
+    // Around each heatmap: its title, column labels, the legend and a note under it;
+    // row labels to its left and the gap to the next card.
+    const float around_h = title_h + small_h * 6.0f + 32.0f * s, around_w = 100.0f * s;
+    float best = 16.0f * s;
+    for (size_t rows = 1; rows <= n; ++rows) {
+        const size_t per_row = (n + rows - 1) / rows;
+        const float w = room.x / static_cast<float>(per_row) - around_w;
+        const float h = room.y / static_cast<float>(rows) - around_h;
+        best = std::max(best, std::min(w, h));
+    }
+    return best;
+}
+
 void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const DrawContext& ctx,
-                const StageMarks* marks, std::string& scroll_to, HeatmapRegistry& shown) {
+                const StageMarks* marks, std::string& scroll_to, HeatmapRegistry& shown, bool fit) {
     const float avail = ImGui::GetContentRegionAvail().x;
     // Two cards a row at most, so that the numbers in the cells stay readable.
-    const float side = std::clamp(avail / static_cast<float>(std::min<size_t>(cards.size(), 2)) - 60.0f * ctx.ui_scale,
-                                  120.0f * ctx.ui_scale, 340.0f * ctx.ui_scale);
+    const float side = fit ? fitting_side(cards.size(), ImGui::GetContentRegionAvail(), ctx)
+                           : std::clamp(avail / static_cast<float>(std::min<size_t>(cards.size(), 2)) -
+                                            60.0f * ctx.ui_scale,
+                                        120.0f * ctx.ui_scale, 340.0f * ctx.ui_scale);
     float x = 0.0f;
     for (size_t i = 0; i < cards.size(); ++i) {
         const Card& card = cards[i];
@@ -78,7 +104,7 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
         req.row_labels = &rows;
         req.col_labels = &cols;
         req.max_size = ImVec2(side, side);
-        req.max_cell = 56.0f;
+        req.max_cell = fit ? 200.0f : 56.0f;
         req.export_name = card.key.substr(card.key.find('/') + 1);
         if (marks && marks->stage == s.name) req.marks = &marks->cells;
         ImGui::PushFont(ctx.fonts.heading);
@@ -171,11 +197,14 @@ std::string& CompareView::scroll_target(LiveRun& live) {
 
 void CompareView::draw(ViewState& c, LiveRun& live, const DrawContext& ctx, const StageMarks* marks,
                        HeatmapRegistry& shown) {
-    ImGui::TextUnformatted("Compare:");
-    for (const std::string& name : attn::comparison_names()) {
-        const auto kind = attn::comparison_from_name(name);
-        ImGui::SameLine();
-        if (ImGui::RadioButton(name.c_str(), c.compare == kind)) c.compare = kind;
+    fit_ = c.focus;  // focus: the cards alone, every one on screen (F brings the choices back)
+    if (!fit_) {
+        ImGui::TextUnformatted("Compare:");
+        for (const std::string& name : attn::comparison_names()) {
+            const auto kind = attn::comparison_from_name(name);
+            ImGui::SameLine();
+            if (ImGui::RadioButton(name.c_str(), c.compare == kind)) c.compare = kind;
+        }
     }
     if (!c.compare) {
         ImGui::TextWrapped("Choose what to compare: the two ways of masking (3.5.1), dropout off and on (3.5.2), "
@@ -194,7 +223,8 @@ void CompareView::draw(ViewState& c, LiveRun& live, const DrawContext& ctx, cons
 void CompareView::draw_masking(LiveRun& live, const DrawContext& ctx, const StageMarks* marks,
                                HeatmapRegistry& shown) {
     if (masking_.stages.empty() || !live.run()) return;
-    ImGui::TextWrapped("Head %d. The book's first way zeroes the future after the softmax and renormalises each "
+    if (!fit_)
+        ImGui::TextWrapped("Head %d. The book's first way zeroes the future after the softmax and renormalises each "
                        "row; the second sets future scores to −∞ before it. Same colour scale 0 to 1.",
                        for_head_ + 1);
     std::vector<Card> cards;
@@ -203,7 +233,7 @@ void CompareView::draw_masking(LiveRun& live, const DrawContext& ctx, const Stag
         cards.push_back({stage_title(s.name), "compare/" + s.name, &s,
                          diff ? difference_scale(s.value, 1.0f) : ColorScale{}, diff ? max_abs_text(s.value) : ""});
     }
-    draw_cards(cards, *live.run(), ctx, marks, scroll_target(live), shown);
+    draw_cards(cards, *live.run(), ctx, marks, scroll_target(live), shown, fit_);
 }
 
 void CompareView::draw_pair(ViewState& c, LiveRun& live, const DrawContext& ctx, const StageMarks* marks,
@@ -235,7 +265,7 @@ void CompareView::draw_pair(ViewState& c, LiveRun& live, const DrawContext& ctx,
         c.compare_stage = std::find(names.begin(), names.end(), "weights") != names.end() ? "weights" : names[0];
 
     ImGui::SetNextItemWidth(260.0f * ctx.ui_scale);
-    if (ImGui::BeginCombo("stage", c.compare_stage.c_str())) {
+    if (!fit_ && ImGui::BeginCombo("stage", c.compare_stage.c_str())) {
         for (const std::string& n : names)
             if (ImGui::Selectable(n.c_str(), n == c.compare_stage)) c.compare_stage = n;
         ImGui::EndCombo();
@@ -253,7 +283,7 @@ void CompareView::draw_pair(ViewState& c, LiveRun& live, const DrawContext& ctx,
     }
     const bool head_stage = !a.trace.model.find(c.compare_stage) && c.compare_stage != "output";
     const size_t d = head_stage ? static_cast<size_t>(std::clamp(head, 0, static_cast<int>(diff.stages.size()) - 1)) : 0;
-    if (head_stage) ImGui::Text("Head %d; left and right share one colour scale.", head + 1);
+    if (head_stage && !fit_) ImGui::Text("Head %d; left and right share one colour scale.", head + 1);
     const ColorScale scale = shared_scale(*sa, *sb);
     // As in the pipeline: a weight the mask zeroed is drawn as masked, not as a 0.
     const auto mask_of = [&](const attn::Run& r, const attn::Stage& s) -> const attn::Matrix* {
@@ -269,7 +299,7 @@ void CompareView::draw_pair(ViewState& c, LiveRun& live, const DrawContext& ctx,
                          difference_scale(ds.value, std::max(std::abs(scale.lo), std::abs(scale.hi))),
                          max_abs_text(ds.value)});
     }
-    draw_cards(cards, a, ctx, marks, scroll_target(live), shown);
+    draw_cards(cards, a, ctx, marks, scroll_target(live), shown, fit_);
 }
 
 }  // namespace app

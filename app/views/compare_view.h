@@ -50,6 +50,7 @@ private:
     std::optional<attn::ComparisonKind> kind_;
     uint64_t for_run_version_ = UINT64_MAX;
     int for_head_ = -1;
+    bool fit_ = false;  // focus: every card on screen at once, in as few rows as fills it
     attn::StageList masking_;  // compare_masking of the selected head
     std::string error_;
     uint64_t version_ = 1;     // changes whenever what the heatmaps show changes

@@ -43,7 +43,7 @@ Layout layout_of(const MatrixRequest& req, const DrawContext& ctx) {
     const int cols = static_cast<int>(req.values->cols());
     l.heat = heatmap_size(rows, cols, req.max_size, req.max_cell * ctx.ui_scale);
     l.cell = ImVec2(l.heat.x / static_cast<float>(cols), l.heat.y / static_cast<float>(rows));
-    ImGui::PushFont(ctx.fonts.small);
+    ImGui::PushFont(req.text_font ? req.text_font : ctx.fonts.small);
     const float line = ImGui::GetTextLineHeight();
     if (req.row_labels && l.cell.y >= line * 0.9f) {
         float widest = 0.0f;
@@ -201,7 +201,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
         p.row = std::clamp(static_cast<int>((m.y - p.min.y) / l.cell.y), 0, static_cast<int>(req.values->rows()) - 1);
     }
 
-    ImGui::PushFont(ctx.fonts.small);
+    ImGui::PushFont(req.text_font ? req.text_font : ctx.fonts.small);
     draw_labels(req, l, origin, p, dl);
     p.values_rounded = draw_values(req, p, ctx, dl);
     ImGui::PopFont();

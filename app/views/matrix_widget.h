@@ -37,6 +37,7 @@ struct MatrixRequest {
     bool highlight = false;               // a frame around it (the selected head)
     const CellMarks* marks = nullptr;     // cells and rows to outline
     std::string export_name;              // offered in the right-click menu when set ("head1_weights")
+    ImFont* text_font = nullptr;          // labels and values; null: the small font
 };
 
 // What the right-click menu of a heatmap asked to save: a copy of the matrix, so the

@@ -9,11 +9,6 @@ namespace app {
 
 namespace {
 
-struct Card {
-    const attn::Stage* stage;
-    const attn::HeadTrace* head;  // null for model stages
-};
-
 bool is_token_by_token(const attn::Stage& s) {
     return s.rows == attn::Axis::Tokens && (s.cols == attn::Axis::Tokens || s.cols == attn::Axis::KeyTokens);
 }
@@ -25,13 +20,22 @@ bool is_wide_embedding(const attn::Stage& s) {
 }
 
 // Weights that are 0 because of the mask are drawn as masked, like their -inf scores.
-const attn::Matrix* mask_for(const Card& card) {
+const attn::Matrix* mask_for(const PipelineCard& card) {
     if (!card.head || card.stage->scale != attn::Scale::Probability) return nullptr;
     const attn::Stage* mask = card.head->find("mask");
     return mask ? &mask->value : nullptr;
 }
 
-MatrixRequest request_for(const attn::Run& run, const Card& card, const std::string& key, const DrawContext& ctx,
+float card_width(const MatrixRequest& req, const std::string& heading, const DrawContext& ctx) {
+    ImGui::PushFont(ctx.fonts.heading);
+    const float title = ImGui::CalcTextSize(heading.c_str()).x;
+    ImGui::PopFont();
+    return std::max({matrix_footprint(req, ctx).x, kLegendMinWidth * ctx.ui_scale, title});
+}
+
+}  // namespace
+
+MatrixRequest request_for(const attn::Run& run, const PipelineCard& card, const std::string& key, const DrawContext& ctx,
                           ViewMemo& memo) {
     const attn::Stage& s = *card.stage;
     const float side = (is_token_by_token(s) ? 340.0f : 240.0f) * ctx.ui_scale;
@@ -55,7 +59,7 @@ MatrixRequest request_for(const attn::Run& run, const Card& card, const std::str
     return req;
 }
 
-void cell_tooltip(const attn::Run& run, const Card& card, const MatrixPlacement& p, const DrawContext& ctx) {
+void cell_tooltip(const attn::Run& run, const PipelineCard& card, const MatrixPlacement& p, const DrawContext& ctx) {
     if (!p.hovered) return;
     ImGui::BeginTooltip();
     ImGui::PushFont(ctx.fonts.body);
@@ -69,14 +73,23 @@ void record(HeatmapRegistry& shown, const std::string& name, const MatrixPlaceme
     shown[name] = heatmap_info(p, m);
 }
 
-float card_width(const MatrixRequest& req, const std::string& heading, const DrawContext& ctx) {
-    ImGui::PushFont(ctx.fonts.heading);
-    const float title = ImGui::CalcTextSize(heading.c_str()).x;
-    ImGui::PopFont();
-    return std::max({matrix_footprint(req, ctx).x, kLegendMinWidth * ctx.ui_scale, title});
+attn::Stage output_stage(const attn::Trace& t) {
+    return {"output", t.output.empty() ? attn::Matrix() : t.output[0], attn::Axis::Tokens, attn::Axis::Features,
+            attn::Scale::Signed};
 }
 
-}  // namespace
+std::vector<PipelineCard> pipeline_cards(const attn::Trace& t, int head, const attn::Stage& output) {
+    const attn::HeadTrace* h = t.heads.empty() ? nullptr : &t.heads[static_cast<size_t>(head)];
+    std::vector<PipelineCard> cards;
+    for (const attn::Stage& s : t.model.stages)
+        if (!follows_heads(s.name)) cards.push_back({&s, nullptr});
+    if (h)
+        for (const attn::Stage& s : h->stages) cards.push_back({&s, h});
+    for (const attn::Stage& s : t.model.stages)
+        if (follows_heads(s.name)) cards.push_back({&s, nullptr});
+    if (output.value.size() > 0) cards.push_back({&output, nullptr});
+    return cards;
+}
 
 void ViewMemo::forget_older_than(uint64_t run_version) {
     if (run_version == version_) return;
@@ -101,36 +114,43 @@ const std::vector<std::string>& ViewMemo::labels(const attn::Run& run, attn::Axi
     return labels_[key] = axis_labels(run, axis, count);
 }
 
-std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const DrawContext& ctx, HeatmapRegistry& shown) {
+std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const DrawContext& ctx, HeatmapRegistry& shown,
+                                   bool thumbnails) {
     const auto& heads = run.trace.heads;
     const int n = static_cast<int>(heads.size());
-    ImGui::PushFont(ctx.fonts.heading);
-    ImGui::TextWrapped("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
-    ImGui::PopFont();
-    const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    const float gap = ImGui::GetStyle().ItemSpacing.x * (thumbnails ? 1.0f : 2.0f);
     const float avail = ImGui::GetContentRegionAvail().x;
-    // As few rows as keep each head at least ~100 px (a projected 12-head strip in one
-    // row is too small to read), the rows balanced: 12 heads go 6 + 6, not 8 + 4.
-    const float min_side = 96.0f * ctx.ui_scale;
-    const int fit = std::max(1, static_cast<int>((avail + gap) / (min_side + gap)));
-    const int rows = (n + fit - 1) / fit;
-    const int per_row = (n + rows - 1) / rows;
-    const float side = std::clamp((avail - gap * static_cast<float>(per_row)) / static_cast<float>(per_row),
-                                  24.0f * ctx.ui_scale, 200.0f * ctx.ui_scale);
+    float side = 0.0f;
+    if (thumbnails) {  // one row of small squares to switch head, the stage above them
+        side = std::clamp((avail - gap * static_cast<float>(n)) / static_cast<float>(n), 12.0f * ctx.ui_scale,
+                          28.0f * ctx.ui_scale);
+    } else {
+        ImGui::PushFont(ctx.fonts.heading);
+        ImGui::TextWrapped("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
+        ImGui::PopFont();
+        // As few rows as keep each head at least ~100 px (a projected 12-head strip in one
+        // row is too small to read), the rows balanced: 12 heads go 6 + 6, not 8 + 4.
+        const float min_side = 96.0f * ctx.ui_scale;
+        const int fit = std::max(1, static_cast<int>((avail + gap) / (min_side + gap)));
+        const int rows = (n + fit - 1) / fit;
+        const int per_row = (n + rows - 1) / rows;
+        side = std::clamp((avail - gap * static_cast<float>(per_row)) / static_cast<float>(per_row),
+                          24.0f * ctx.ui_scale, 200.0f * ctx.ui_scale);
+    }
     float x = 0.0f;
     std::optional<int> clicked;
     for (int h = 0; h < n; ++h) {
         const attn::Stage* w = heads[static_cast<size_t>(h)].find("weights");
         if (!w) continue;
-        const Card card{w, &heads[static_cast<size_t>(h)]};
+        const PipelineCard card{w, &heads[static_cast<size_t>(h)]};
         const std::string label = "head " + std::to_string(h + 1) + (h == shown_head ? " ◀ shown" : "");
         // A caption wider than its heatmap widens the group: wrap on what is drawn.
-        const float group_w = std::max(side, ImGui::CalcTextSize(label.c_str()).x);
+        const float group_w = thumbnails ? side : std::max(side, ImGui::CalcTextSize(label.c_str()).x);
         if (h > 0 && x + group_w <= avail) ImGui::SameLine(0.0f, gap);
         else if (h > 0) x = 0.0f;
         x += group_w + gap;
         ImGui::BeginGroup();
-        ImGui::TextUnformatted(label.c_str());
+        if (!thumbnails) ImGui::TextUnformatted(label.c_str());
         MatrixRequest req;
         req.key = "heads/" + std::to_string(h);
         req.values = &w->value;
@@ -139,42 +159,34 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
         req.max_size = ImVec2(side, side);
         req.max_cell = 40.0f;
         req.show_values = false;
+        req.row_labels = req.col_labels = nullptr;
         req.highlight = h == shown_head;
         req.export_name = "head" + std::to_string(h + 1) + "_weights";
         const MatrixPlacement p = draw_matrix(req, ctx);
         ImGui::EndGroup();
         if (p.clicked) clicked = h;
-        cell_tooltip(run, card, p, ctx);
+        if (thumbnails && p.hovered) ImGui::SetTooltip("%s: click to show it", label.c_str());
+        else cell_tooltip(run, card, p, ctx);
         record(shown, req.key, p, w->value);
     }
-    ImGui::Spacing();
-    draw_legend(ColorScale{}, std::min(side * 2.0f, 300.0f * ctx.ui_scale), ctx);
+    if (!thumbnails) {
+        ImGui::Spacing();
+        draw_legend(ColorScale{}, std::min(side * 2.0f, 300.0f * ctx.ui_scale), ctx);
+    }
     return clicked;
 }
 
 void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,
                    HeatmapRegistry& shown, const StageMarks* marks) {
-    const attn::Trace& t = run.trace;
-    const attn::HeadTrace* h = t.heads.empty() ? nullptr : &t.heads[static_cast<size_t>(head)];
-    // The module's output is not a stage of the trace; it is drawn like one.
-    const attn::Stage output{"output", t.output.empty() ? attn::Matrix() : t.output[0], attn::Axis::Tokens,
-                             attn::Axis::Features, attn::Scale::Signed};
-
-    std::vector<Card> cards;
-    for (const attn::Stage& s : t.model.stages)
-        if (!follows_heads(s.name)) cards.push_back({&s, nullptr});
-    if (h)
-        for (const attn::Stage& s : h->stages) cards.push_back({&s, h});
-    for (const attn::Stage& s : t.model.stages)
-        if (follows_heads(s.name)) cards.push_back({&s, nullptr});
-    if (output.value.size() > 0) cards.push_back({&output, nullptr});
+    const attn::Stage output = output_stage(run.trace);
+    const std::vector<PipelineCard> cards = pipeline_cards(run.trace, head, output);
 
     const float avail = ImGui::GetContentRegionAvail().x;
     const float arrow_w = 40.0f * ctx.ui_scale;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     float x = 0.0f;
     for (size_t i = 0; i < cards.size(); ++i) {
-        const Card& card = cards[i];
+        const PipelineCard& card = cards[i];
         const attn::Stage& s = *card.stage;
         if (s.value.size() == 0) continue;
         MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx, memo);

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "views/matrix_widget.h"
 #include "attention/pipeline.h"
@@ -27,9 +28,29 @@ private:
     std::map<std::pair<int, int>, std::vector<std::string>> labels_;
 };
 
-// Returns the head clicked, if any.
+// One matrix of the pipeline: a stage of the trace, of a head or of the model.
+struct PipelineCard {
+    const attn::Stage* stage;
+    const attn::HeadTrace* head;  // null for model stages
+};
+// The module's output is not a stage of the trace; it is drawn like one.
+attn::Stage output_stage(const attn::Trace& t);
+// The pipeline's matrices in the order the forward pass computes them: the model's
+// stages before the heads, head `head`'s, those after the heads, then `output`
+// (when not empty), which must outlive the cards.
+std::vector<PipelineCard> pipeline_cards(const attn::Trace& t, int head, const attn::Stage& output);
+// How a card's matrix is drawn in the pipeline (labels, scale, size, values).
+MatrixRequest request_for(const attn::Run& run, const PipelineCard& card, const std::string& key, const DrawContext& ctx,
+                          ViewMemo& memo);
+// The hovered cell's exact value and arithmetic, as a tooltip.
+void cell_tooltip(const attn::Run& run, const PipelineCard& card, const MatrixPlacement& p, const DrawContext& ctx);
+// Reports a heatmap drawn at `p` under `name` for the state file.
+void record(HeatmapRegistry& shown, const std::string& name, const MatrixPlacement& p, const attn::Matrix& m);
+
+// Returns the head clicked, if any. `thumbnails`: one row of small unlabelled squares
+// (focus mode) instead of the captioned strip with its legend.
 std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const DrawContext& ctx,
-                                   HeatmapRegistry& shown);
+                                   HeatmapRegistry& shown, bool thumbnails = false);
 // `head` must be a head of `run` (LiveRun::shown_head()).
 // Scrolls to the stage named `scroll_to` (and clears it) when it draws that stage;
 // outlines `marks` on its stage and frames that stage's heatmap.

@@ -1,0 +1,106 @@
+#include "views/focus_view.h"
+
+#include <algorithm>
+
+#include "views/stage_labels.h"
+
+namespace app {
+
+namespace {
+
+// Where `stage` is among the cards; the weights (the point of the app) when absent.
+size_t index_of(const std::vector<PipelineCard>& cards, const std::string& stage) {
+    const auto named = [&](const std::string& name) {
+        return std::find_if(cards.begin(), cards.end(), [&](const PipelineCard& c) { return c.stage->name == name; });
+    };
+    auto it = named(stage);
+    if (it == cards.end()) it = named("weights");
+    return it == cards.end() ? 0 : static_cast<size_t>(it - cards.begin());
+}
+
+// ◀ 5 / 14 ▶ and the stage's title; a button pressed names the stage for the next frame.
+void draw_stage_bar(const std::vector<PipelineCard>& cards, size_t i, int head, std::string& stage, const DrawContext& ctx) {
+    ImGui::BeginDisabled(i == 0);
+    if (ImGui::ArrowButton("##previous_stage", ImGuiDir_Left)) stage = cards[i - 1].stage->name;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(i + 1 == cards.size());
+    if (ImGui::ArrowButton("##next_stage", ImGuiDir_Right)) stage = cards[i + 1].stage->name;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    const attn::Stage& s = *cards[i].stage;
+    const std::string where = cards[i].head ? " · head " + std::to_string(head + 1) : "";
+    ImGui::PushFont(ctx.fonts.heading);
+    ImGui::TextWrapped("%zu / %zu  %s%s  (%d × %d)", i + 1, cards.size(), stage_title(s.name).c_str(), where.c_str(),
+                       static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
+    ImGui::PopFont();
+}
+
+// The body font when a cell holds "−0.00" in it, else the small one.
+ImFont* readable_font(const MatrixRequest& req, const DrawContext& ctx) {
+    const ImVec2 heat = heatmap_size(static_cast<int>(req.values->rows()), static_cast<int>(req.values->cols()),
+                                     req.max_size, req.max_cell * ctx.ui_scale);
+    const float cell_w = heat.x / static_cast<float>(req.values->cols());
+    ImGui::PushFont(ctx.fonts.body);
+    const bool fits = cell_w >= ImGui::CalcTextSize("−0.00").x + 2.0f;
+    ImGui::PopFont();
+    return fits ? ctx.fonts.body : ctx.fonts.small;
+}
+
+}  // namespace
+
+std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage, int walk, const DrawContext& ctx,
+                              ViewMemo& memo, HeatmapRegistry& shown, const StageMarks* marks) {
+    const attn::Stage output = output_stage(run.trace);
+    std::vector<PipelineCard> cards = pipeline_cards(run.trace, head, output);
+    cards.erase(std::remove_if(cards.begin(), cards.end(), [](const PipelineCard& c) { return c.stage->value.size() == 0; }),
+                cards.end());
+    if (cards.empty()) return std::nullopt;
+    const size_t i = static_cast<size_t>(
+        std::clamp<long>(static_cast<long>(index_of(cards, stage)) + walk, 0, static_cast<long>(cards.size()) - 1));
+    stage = cards[i].stage->name;
+
+    std::optional<int> clicked;
+    if (run.trace.heads.size() > 1) clicked = draw_head_strip(run, head, ctx, shown, /*thumbnails=*/true);
+    draw_stage_bar(cards, i, head, stage, ctx);
+
+    const PipelineCard& card = cards[i];
+    const attn::Stage& s = *card.stage;
+    MatrixRequest req = request_for(run, card, "focus/" + s.name, ctx, memo);
+    req.export_name = card.head ? "head" + std::to_string(head + 1) + "_" + s.name : s.name;
+    req.max_cell = 400.0f;  // as large as the screen allows: the room reads it
+    if (marks && marks->stage == s.name) {
+        req.marks = &marks->cells;
+        req.highlight = true;
+    }
+    // The legend goes right of the heatmap (a screen has more width than height to
+    // spare); the labels take what the footprint at full size says they take.
+    const float legend_w = kLegendMinWidth * ctx.ui_scale + ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // The highlight frame drawn outside the heatmap, and the spacing Dear ImGui keeps
+    // below the last item of the pane.
+    const float frame = 8.0f * ctx.ui_scale + ImGui::GetStyle().ItemSpacing.y * 2.0f;
+    req.max_size = ImVec2(std::max(avail.x - legend_w - frame, 16.0f), std::max(avail.y - frame, 16.0f));
+    for (int pass = 0; pass < 2; ++pass) {  // the font decides the labels' room, the room the font
+        req.text_font = readable_font(req, ctx);
+        const ImVec2 heat = heatmap_size(static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()),
+                                         req.max_size, req.max_cell * ctx.ui_scale);
+        const ImVec2 whole = matrix_footprint(req, ctx);
+        req.max_size = ImVec2(std::max(avail.x - legend_w - frame - (whole.x - heat.x), 16.0f),
+                              std::max(avail.y - frame - (whole.y - heat.y), 16.0f));
+    }
+    ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPos().x + frame * 0.5f, ImGui::GetCursorPos().y + frame * 0.5f));
+    ImGui::BeginGroup();
+    const MatrixPlacement p = draw_matrix(req, ctx);
+    ImGui::EndGroup();
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 2.0f);
+    ImGui::BeginGroup();
+    ImGui::Dummy(ImVec2(0.0f, p.min.y - ImGui::GetCursorScreenPos().y));  // level with the heatmap's top
+    draw_legend(req.scale, kLegendMinWidth * ctx.ui_scale, ctx);
+    ImGui::EndGroup();
+    cell_tooltip(run, card, p, ctx);
+    record(shown, s.name, p, s.value);
+    return clicked;
+}
+
+}  // namespace app

@@ -1,0 +1,64 @@
+#!/bin/bash
+# Presenter mode on a classroom projector: every step of every shipped lesson, walked
+# with → in the real window, must keep what the step points at on screen: each
+# highlighted cell's rectangle inside the view's visible pane (the state file's
+# `highlight` and `viewport`), the step's stage drawn wholly inside it, and focus on
+# (one stage as large as the screen allows). Presenter mode is full screen, so each
+# size is an X screen of its own: PRESENTER_SIZES (default 1920x1080). At 1280x720
+# (PRESENTER_SIZES=1280x720) 37 of the 38 steps pass; 3.6.1 step 3 (the multihead
+# comparison's three wide cards, wrapped to three rows) does not yet: issue 14 is open.
+source "$(dirname "$0")/app_lib.sh"
+need xvfb-run xdotool python3
+LESSONS="$TESTS/../assets/lessons"
+
+if [ -z "$PRESENTER_SIZE" ]; then
+    sizes=${PRESENTER_SIZES:-1920x1080}
+    status=0
+    for size in $sizes; do
+        PRESENTER_SIZE=$size ATTNSCOPE_IN_XVFB=1 xvfb-run -a -s "-screen 0 ${size}x24" bash "$0" "$BUILD" || status=1
+    done
+    exit $status
+fi
+
+# "ID STEPS" per shipped lesson, and per step whether it outlines cells or rows.
+lessons=$(python3 -c '
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    l = json.load(open(f))
+    print(l["id"], " ".join("1" if s.get("cells") or s.get("rows") else "0" for s in l["steps"]))' "$LESSONS")
+
+inside="all(v[0] - 0.5 <= r[0] and r[2] <= v[2] + 0.5 and v[1] - 0.5 <= r[1] and r[3] <= v[3] + 0.5 \
+for v in [s['viewport']] for r in s['highlight'])"
+stage_inside() {  # the step's stage, when the pipeline shows it, is wholly in view
+    echo "s['tab'] != 'pipeline' or (lambda r: r is not None and s['viewport'][0] - 0.5 <= r[0] and \
+r[2] <= s['viewport'][2] + 0.5 and s['viewport'][1] - 0.5 <= r[1] and r[3] <= s['viewport'][3] + 0.5)\
+(s['heatmaps'].get('$1', {}).get('rect'))"
+}
+while read -r id marks; do
+    start_app --presenter --lesson "$id"
+    step=0
+    for marked in $marks; do
+        step=$((step + 1))
+        [ $step -gt 1 ] && hold Right
+        where="$id step $step at $PRESENTER_SIZE"
+        # The step's run, its layout (the view follows the step) and, when it marks any,
+        # its outlines drawn.
+        if ! wait_state "s['lesson']['step'] == $step and $(settled) and s['presenter'] and s['focus'] \
+and ($marked == 0 or len(s['highlight']) > 0)"; then
+            fail "$where: not shown ($(json "$STATE" "[s['lesson'], s['focus'], len(s['highlight'])]"))"
+            continue
+        fi
+        sleep 0.3  # two more frames: a layout that still moved would show in the next state
+        stage=$(json "$STATE" "s['focus']")
+        if [ "$(json "$STATE" "bool($inside)")" = true ] &&
+            [ "$(json "$STATE" "bool($(stage_inside "$stage"))")" = true ]; then
+            pass "$where: $(json "$STATE" "len(s['highlight'])") highlighted, all in view"
+        else
+            fail "$where: off screen: viewport $(json "$STATE" "s['viewport']"), highlight \
+$(json "$STATE" "s['highlight']"), $stage $(json "$STATE" "s['heatmaps'].get('$stage', {}).get('rect')")"
+            window_shot "$WORK/presenter-$id-$step-$PRESENTER_SIZE.png"
+        fi
+    done
+    quit_app
+done <<<"$lessons"
+finish
