@@ -2,6 +2,8 @@
 
 #include <new>
 
+#include "numerics/memory.h"
+
 namespace app {
 
 Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)), thread_([this] { loop(); }) {}
@@ -57,7 +59,13 @@ void Worker::loop() {
         Job job;
         {
             std::unique_lock<std::mutex> lock(mutex_);
-            cv_.wait(lock, [this] { return stop_ || waiting_; });
+            // While sliders move, runs follow each other and reuse the freed memory;
+            // once nothing new has come for a while, the last runs' memory goes back.
+            if (!cv_.wait_for(lock, kIdleBeforeTrim, [this] { return stop_ || waiting_; })) {
+                if (computed_since_trim_) attn::return_freed_memory();
+                computed_since_trim_ = false;
+                cv_.wait(lock, [this] { return stop_ || waiting_; });
+            }
             if (stop_) return;
             job = std::move(*waiting_);
             waiting_.reset();
@@ -90,6 +98,7 @@ void Worker::loop() {
             std::lock_guard<std::mutex> lock(mutex_);
             done_ = std::move(out);
             running_ = false;
+            computed_since_trim_ = true;
         }
         idle_cv_.notify_all();
         wake_();

@@ -63,6 +63,8 @@ private:
     std::optional<Outcome> done_;
     bool running_ = false;
     bool stop_ = false;
+    bool computed_since_trim_ = false;
+    static constexpr std::chrono::seconds kIdleBeforeTrim{2};
     uint64_t next_id_ = 1;
     std::thread thread_;
 };

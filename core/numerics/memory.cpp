@@ -10,4 +10,6 @@ void keep_freed_memory_mapped() {
     mallopt(M_ARENA_MAX, 1);  // OpenMP threads allocate too: one heap, so all of it is reused
 }
 
+void return_freed_memory() { malloc_trim(0); }
+
 }  // namespace attn
