@@ -1,12 +1,15 @@
 #pragma once
 // Presenter mode's window: full screen on the monitor at its current video mode (under
-// Xvfb, the screen's size) with the UI scale at least 2; leaving it restores the window
-// and the scale it had.
+// Xvfb, the screen's size) with type as large relative to the screen as 2x is on 1080
+// lines; leaving it restores the window and the scale it had.
 struct GLFWwindow;
 
 namespace app {
 
-constexpr float kPresenterMinScale = 2.0f;
+// The UI scale for a screen `height` pixels tall: 2 at 1080 lines, 4/3 at 720. A fixed 2
+// at 720 lines left ~320 px for the view under the lesson's text; the room reads the
+// same fraction of the wall either way.
+float presenter_scale(int height);
 
 class PresenterWindow {
 public:
