@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "views/card_grid.h"
 #include "views/stage_labels.h"
 #include "graphics/ui_colors.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -57,62 +59,83 @@ struct Card {
     const attn::Matrix* masked_by = nullptr;  // weights the causal mask zeroed, drawn as masked
 };
 
-// Cards left to right, wrapping when the next one does not fit.
-// The side of each card's heatmap when all `n` cards must fit in `room` (focus mode,
-// presenter mode: what the lesson points at must be on screen): the number of rows that
-// gives the largest side.
-float fitting_side(size_t n, ImVec2 room, const DrawContext& ctx) {
-    const float s = ctx.ui_scale;
+// The tallest card title wrapped at `card_w`.
+float title_height(const std::vector<Card>& cards, float card_w, const DrawContext& ctx) {
+    float title_h = 0.0f;
     ImGui::PushFont(ctx.fonts.heading);
-    const float title_h = ImGui::GetTextLineHeightWithSpacing();
+    for (const Card& card : cards)
+        title_h = std::max(title_h, ImGui::CalcTextSize(card.title.c_str(), nullptr, false, card_w - card_gap()).y);
     ImGui::PopFont();
-    ImGui::PushFont(ctx.fonts.small);
-    const float small_h = ImGui::GetTextLineHeightWithSpacing();
-    ImGui::PopFont();
-    // Around each heatmap: its title, column labels, the legend and a note under it;
-    // row labels to its left and the gap to the next card.
-    const float around_h = title_h + small_h * 6.0f + 32.0f * s, around_w = 100.0f * s;
-    float best = 16.0f * s;
-    for (size_t rows = 1; rows <= n; ++rows) {
-        const size_t per_row = (n + rows - 1) / rows;
-        const float w = room.x / static_cast<float>(per_row) - around_w;
-        const float h = room.y / static_cast<float>(rows) - around_h;
-        best = std::max(best, std::min(w, h));
-    }
-    return best;
+    return title_h;
 }
 
+// What a card draws besides its matrix at `card_w`: the title (wrapped), the legend's
+// bar and labels, a note, each followed by Dear ImGui's item spacing.
+float around_matrix(const std::vector<Card>& cards, float card_w, const DrawContext& ctx) {
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float title_h = title_height(cards, card_w, ctx);
+    ImGui::PushFont(ctx.fonts.small);
+    const float line = ImGui::GetTextLineHeight();
+    ImGui::PopFont();
+    const bool notes = std::any_of(cards.begin(), cards.end(), [](const Card& c) { return !c.note.empty(); });
+    const float legend_bar = 12.0f * ctx.ui_scale;
+    // The highlight's outline reaches a few pixels past the cells: keep it on screen.
+    return title_h + legend_bar + line + (notes ? line : 0.0f) + spacing * (notes ? 5.0f : 4.0f) + 4.0f * ctx.ui_scale;
+}
+
+// Cards left to right, wrapping when the next one does not fit; with `fit` (focus and
+// presenter mode), in the grid that puts every card on screen with the largest cells.
 void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const DrawContext& ctx,
                 const StageMarks* marks, std::string& scroll_to, HeatmapRegistry& shown, bool fit) {
     const float avail = ImGui::GetContentRegionAvail().x;
     // Two cards a row at most, so that the numbers in the cells stay readable.
-    const float side = fit ? fitting_side(cards.size(), ImGui::GetContentRegionAvail(), ctx)
-                           : std::clamp(avail / static_cast<float>(std::min<size_t>(cards.size(), 2)) -
-                                            60.0f * ctx.ui_scale,
-                                        120.0f * ctx.ui_scale, 340.0f * ctx.ui_scale);
-    float x = 0.0f;
+    const float side = std::clamp(avail / static_cast<float>(std::min<size_t>(cards.size(), 2)) - 60.0f * ctx.ui_scale,
+                                  120.0f * ctx.ui_scale, 340.0f * ctx.ui_scale);
+    struct Labels {
+        std::vector<std::string> rows, cols;
+    };
+    std::vector<Labels> labels(cards.size());
+    std::vector<MatrixRequest> requests(cards.size());
     for (size_t i = 0; i < cards.size(); ++i) {
         const Card& card = cards[i];
         const attn::Stage& s = *card.stage;
-        MatrixRequest req;
+        MatrixRequest& req = requests[i];
         req.key = card.key;
         req.values = &s.value;
         req.scale = card.scale;
         req.masked_by = card.masked_by;
-        const std::vector<std::string> rows = axis_labels(run, s.rows, static_cast<int>(s.value.rows()));
-        const std::vector<std::string> cols = axis_labels(run, s.cols, static_cast<int>(s.value.cols()));
-        req.row_labels = &rows;
-        req.col_labels = &cols;
+        labels[i].rows = axis_labels(run, s.rows, static_cast<int>(s.value.rows()));
+        labels[i].cols = axis_labels(run, s.cols, static_cast<int>(s.value.cols()));
+        req.row_labels = &labels[i].rows;
+        req.col_labels = &labels[i].cols;
         req.max_size = ImVec2(side, side);
         req.max_cell = fit ? 200.0f : 56.0f;
+        req.widen_for_values = fit;
         req.export_name = card.key.substr(card.key.find('/') + 1);
         if (marks && marks->stage == s.name) req.marks = &marks->cells;
+    }
+    CardGrid grid;
+    if (fit) {
+        std::vector<MatrixRequest*> all;
+        for (MatrixRequest& r : requests) all.push_back(&r);
+        grid = fit_card_grid(all, ImGui::GetContentRegionAvail(),
+                             [&](float card_w) { return around_matrix(cards, card_w, ctx); }, ctx);
+    }
+    const float x0 = ImGui::GetCursorPosX();
+    float x = 0.0f;
+    for (size_t i = 0; i < cards.size(); ++i) {
+        const Card& card = cards[i];
+        const attn::Stage& s = *card.stage;
+        const MatrixRequest& req = requests[i];
         ImGui::PushFont(ctx.fonts.heading);
         const float title_w = ImGui::CalcTextSize(card.title.c_str()).x;
         ImGui::PopFont();
-        const float w = std::max({matrix_footprint(req, ctx).x, title_w, kLegendMinWidth * ctx.ui_scale}) +
-                        ImGui::GetStyle().ItemSpacing.x * 3.0f;
-        if (i > 0 && x + w <= avail) {
+        const float w = fit ? grid.card_w
+                            : std::max({matrix_footprint(req, ctx).x, title_w, kLegendMinWidth * ctx.ui_scale}) +
+                                  card_gap();
+        if (fit) {
+            if (i % grid.per_row != 0) ImGui::SameLine(x0 + static_cast<float>(i % grid.per_row) * grid.card_w);
+        } else if (i > 0 && x + w <= avail) {
             ImGui::SameLine();
             x += w;
         } else {
@@ -125,12 +148,19 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
                                      ImGui::GetStyle().ItemSpacing.y);
             scroll_to.clear();
         }
+        // Titles and notes wrap at the card's width: text is never cut.
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w - card_gap());
+        const float title_y = ImGui::GetCursorPosY();
         ImGui::PushFont(ctx.fonts.heading);
         ImGui::TextUnformatted(card.title.c_str());
         ImGui::PopFont();
+        if (fit)  // the matrices of a row level, whatever their titles' lines
+            ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), title_y + title_height(cards, w, ctx) +
+                                                                      ImGui::GetStyle().ItemSpacing.y));
         const MatrixPlacement p = draw_matrix(req, ctx);
         draw_legend(req.scale, p.max.x - p.min.x, ctx);
         if (!card.note.empty()) ImGui::TextUnformatted(card.note.c_str());
+        ImGui::PopTextWrapPos();
         ImGui::EndGroup();
         if (p.hovered)
             ImGui::SetTooltip("row %d, column %d: %s", p.row + 1, p.col + 1,
@@ -202,12 +232,12 @@ void CompareView::draw(ViewState& c, LiveRun& live, const DrawContext& ctx, cons
         ImGui::TextUnformatted("Compare:");
         for (const std::string& name : attn::comparison_names()) {
             const auto kind = attn::comparison_from_name(name);
-            ImGui::SameLine();
+            same_line_if_fits(radio_width(name.c_str()));
             if (ImGui::RadioButton(name.c_str(), c.compare == kind)) c.compare = kind;
         }
     }
     if (!c.compare) {
-        ImGui::TextWrapped("Choose what to compare: the two ways of masking (3.5.1), dropout off and on (3.5.2), "
+        text_wrapped("Choose what to compare: the two ways of masking (3.5.1), dropout off and on (3.5.2), "
                            "two seeds, or the multi-head wrapper against the weight-split class (3.6).");
         return;
     }
@@ -224,7 +254,7 @@ void CompareView::draw_masking(LiveRun& live, const DrawContext& ctx, const Stag
                                HeatmapRegistry& shown) {
     if (masking_.stages.empty() || !live.run()) return;
     if (!fit_)
-        ImGui::TextWrapped("Head %d. The book's first way zeroes the future after the softmax and renormalises each "
+        text_wrapped("Head %d. The book's first way zeroes the future after the softmax and renormalises each "
                        "row; the second sets future scores to −∞ before it. Same colour scale 0 to 1.",
                        for_head_ + 1);
     std::vector<Card> cards;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "views/stage_labels.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -31,20 +32,9 @@ void draw_stage_bar(const std::vector<PipelineCard>& cards, size_t i, int head, 
     const attn::Stage& s = *cards[i].stage;
     const std::string where = cards[i].head ? " · head " + std::to_string(head + 1) : "";
     ImGui::PushFont(ctx.fonts.heading);
-    ImGui::TextWrapped("%zu / %zu  %s%s  (%d × %d)", i + 1, cards.size(), stage_title(s.name).c_str(), where.c_str(),
+    text_wrapped("%zu / %zu  %s%s  (%d × %d)", i + 1, cards.size(), stage_title(s.name).c_str(), where.c_str(),
                        static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
     ImGui::PopFont();
-}
-
-// The body font when a cell holds "−0.00" in it, else the small one.
-ImFont* readable_font(const MatrixRequest& req, const DrawContext& ctx) {
-    const ImVec2 heat = heatmap_size(static_cast<int>(req.values->rows()), static_cast<int>(req.values->cols()),
-                                     req.max_size, req.max_cell * ctx.ui_scale);
-    const float cell_w = heat.x / static_cast<float>(req.values->cols());
-    ImGui::PushFont(ctx.fonts.body);
-    const bool fits = cell_w >= ImGui::CalcTextSize("−0.00").x + 2.0f;
-    ImGui::PopFont();
-    return fits ? ctx.fonts.body : ctx.fonts.small;
 }
 
 }  // namespace
@@ -69,6 +59,7 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     MatrixRequest req = request_for(run, card, "focus/" + s.name, ctx, memo);
     req.export_name = card.head ? "head" + std::to_string(head + 1) + "_" + s.name : s.name;
     req.max_cell = 400.0f;  // as large as the screen allows: the room reads it
+    req.widen_for_values = true;
     if (marks && marks->stage == s.name) {
         req.marks = &marks->cells;
         req.highlight = true;
@@ -83,12 +74,12 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     req.max_size = ImVec2(std::max(avail.x - legend_w - frame, 16.0f), std::max(avail.y - frame, 16.0f));
     for (int pass = 0; pass < 2; ++pass) {  // the font decides the labels' room, the room the font
         req.text_font = readable_font(req, ctx);
-        const ImVec2 heat = heatmap_size(static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()),
-                                         req.max_size, req.max_cell * ctx.ui_scale);
+        const ImVec2 heat = heatmap_size_of(req, ctx);
         const ImVec2 whole = matrix_footprint(req, ctx);
         req.max_size = ImVec2(std::max(avail.x - legend_w - frame - (whole.x - heat.x), 16.0f),
                               std::max(avail.y - frame - (whole.y - heat.y), 16.0f));
     }
+    req.text_font = readable_font(req, ctx);  // for the cells as finally sized
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPos().x + frame * 0.5f, ImGui::GetCursorPos().y + frame * 0.5f));
     ImGui::BeginGroup();
     const MatrixPlacement p = draw_matrix(req, ctx);

@@ -30,25 +30,38 @@ std::string fit(const std::string& text, float width) {
     return "";
 }
 
+// The width a cell needs for its number in the current font: the widest of the
+// colour scale's ends, which bound the values ("0.38" for weights, "−0.45" signed).
+float value_width(const MatrixRequest& req) {
+    if (req.scale.mode == ColorMode::Mask) return ImGui::CalcTextSize("0").x + 2.0f;
+    const std::string lo = format_value(req.scale.lo, 2), hi = format_value(req.scale.hi, 2);
+    return std::max({ImGui::CalcTextSize(lo.c_str()).x, ImGui::CalcTextSize(hi.c_str()).x,
+                     ImGui::CalcTextSize("0.00").x}) +
+           ImGui::GetFontSize() * 0.5f;  // a margin either side: the number must not touch the grid
+}
+
 struct Layout {
     ImVec2 heat;          // heatmap size
     ImVec2 cell;
     float row_label_w = 0.0f;
     float col_label_h = 0.0f;
+    float label_gap = 0.0f;  // between a row label and the cells
 };
 
 Layout layout_of(const MatrixRequest& req, const DrawContext& ctx) {
     Layout l;
     const int rows = static_cast<int>(req.values->rows());
     const int cols = static_cast<int>(req.values->cols());
-    l.heat = heatmap_size(rows, cols, req.max_size, req.max_cell * ctx.ui_scale);
-    l.cell = ImVec2(l.heat.x / static_cast<float>(cols), l.heat.y / static_cast<float>(rows));
     ImGui::PushFont(req.text_font ? req.text_font : ctx.fonts.small);
+    l.heat = heatmap_size(rows, cols, req.max_size, req.max_cell * ctx.ui_scale,
+                          req.widen_for_values ? value_width(req) : 0.0f);
+    l.cell = ImVec2(l.heat.x / static_cast<float>(cols), l.heat.y / static_cast<float>(rows));
     const float line = ImGui::GetTextLineHeight();
     if (req.row_labels && l.cell.y >= line * 0.9f) {
         float widest = 0.0f;
         for (const std::string& s : *req.row_labels) widest = std::max(widest, ImGui::CalcTextSize(s.c_str()).x);
-        l.row_label_w = std::min(widest, kMaxRowLabelPx * ctx.ui_scale) + 6.0f * ctx.ui_scale;
+        l.label_gap = 6.0f * ctx.ui_scale;
+        l.row_label_w = std::min(widest, kMaxRowLabelPx * ctx.ui_scale) + l.label_gap;
     }
     if (req.col_labels && l.cell.x >= ImGui::CalcTextSize("00").x) l.col_label_h = line + 2.0f;
     ImGui::PopFont();
@@ -62,10 +75,10 @@ void draw_labels(const MatrixRequest& req, const Layout& l, ImVec2 origin, const
     const float line = ImGui::GetTextLineHeight();
     if (l.row_label_w > 0.0f)
         for (size_t r = 0; r < req.row_labels->size(); ++r) {
-            const std::string s = fit((*req.row_labels)[r], l.row_label_w - 6.0f);
+            const std::string s = fit((*req.row_labels)[r], l.row_label_w - l.label_gap);
             const float w = ImGui::CalcTextSize(s.c_str()).x;
             const float y = origin.y + l.col_label_h + l.cell.y * (static_cast<float>(r) + 0.5f) - line * 0.5f;
-            dl->AddText(ImVec2(origin.x + l.row_label_w - 6.0f - w, y),
+            dl->AddText(ImVec2(origin.x + l.row_label_w - l.label_gap - w, y),
                         static_cast<int>(r) == p.row ? hot : normal, s.c_str());
         }
     if (l.col_label_h > 0.0f)
@@ -79,8 +92,7 @@ void draw_labels(const MatrixRequest& req, const Layout& l, ImVec2 origin, const
 
 // Numbers inside the cells, black or white for contrast, only when they fit.
 bool draw_values(const MatrixRequest& req, const MatrixPlacement& p, const DrawContext& ctx, ImDrawList* dl) {
-    const float widest = ImGui::CalcTextSize("−0.00").x + 2.0f;
-    if (!req.show_values || p.cell.x < widest || p.cell.y < ImGui::GetTextLineHeight()) return false;
+    if (!req.show_values || p.cell.x < value_width(req) || p.cell.y < ImGui::GetTextLineHeight()) return false;
     const attn::Matrix& m = *req.values;
     for (Eigen::Index r = 0; r < m.rows(); ++r)
         for (Eigen::Index c = 0; c < m.cols(); ++c) {
@@ -146,14 +158,16 @@ std::optional<MatrixExportRequest> take_matrix_export() {
     return r;
 }
 
-ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell) {
+ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell, float value_w) {
     const float fr = static_cast<float>(rows), fc = static_cast<float>(cols);
-    const float cw = std::min(max_cell, max_size.x / fc);
+    const float cw = std::min(std::max(max_cell, value_w), max_size.x / fc);
     const float ch = std::min(max_cell, max_size.y / fr);
     // Square cells when they stay visible; a tall or wide matrix (768 x 64 weights)
     // gets non-square cells rather than a sliver.
     float w = cw, h = ch;
     if (std::min(cw, ch) >= 3.0f) w = h = std::min(cw, ch);
+    // Wide enough to read, where the width is spare and the cell is tall enough for a line.
+    if (w < value_w && cw >= value_w && h * 3.0f >= value_w) w = value_w;
     if (w >= 1.0f) w = std::floor(w);
     if (h >= 1.0f) h = std::floor(h);
     return ImVec2(std::max(1.0f, std::floor(w * fc)), std::max(1.0f, std::floor(h * fr)));
@@ -163,6 +177,19 @@ ImVec2 matrix_footprint(const MatrixRequest& req, const DrawContext& ctx) {
     const Layout l = layout_of(req, ctx);
     return ImVec2(l.row_label_w + l.heat.x, l.col_label_h + l.heat.y);
 }
+
+ImFont* readable_font(const MatrixRequest& req, const DrawContext& ctx) {
+    MatrixRequest body = req;
+    body.text_font = ctx.fonts.body;
+    const ImVec2 heat = heatmap_size_of(body, ctx);
+    ImGui::PushFont(ctx.fonts.body);
+    const bool fits = heat.x / static_cast<float>(req.values->cols()) >= value_width(req) &&
+                      heat.y / static_cast<float>(req.values->rows()) >= ImGui::GetTextLineHeight();
+    ImGui::PopFont();
+    return fits ? ctx.fonts.body : ctx.fonts.small;
+}
+
+ImVec2 heatmap_size_of(const MatrixRequest& req, const DrawContext& ctx) { return layout_of(req, ctx).heat; }
 
 MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     const Layout l = layout_of(req, ctx);

@@ -38,6 +38,7 @@ struct MatrixRequest {
     const CellMarks* marks = nullptr;     // cells and rows to outline
     std::string export_name;              // offered in the right-click menu when set ("head1_weights")
     ImFont* text_font = nullptr;          // labels and values; null: the small font
+    bool widen_for_values = false;        // cells may grow wider than tall so their numbers fit
 };
 
 // What the right-click menu of a heatmap asked to save: a copy of the matrix, so the
@@ -66,10 +67,17 @@ struct MatrixPlacement {
 // What the state file reports of a heatmap drawn at `p`.
 HeatmapInfo heatmap_info(const MatrixPlacement& p, const attn::Matrix& m);
 
-// Size the heatmap of a rows x cols matrix takes within max_size.
-ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell);
+// Size the heatmap of a rows x cols matrix takes within max_size; cells are square
+// unless that makes them slivers, or `value_w` (a number's width) fits only in a wider one.
+ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell, float value_w = 0.0f);
+// Size of the heatmap draw_matrix draws for `req` (labels not included).
+ImVec2 heatmap_size_of(const MatrixRequest& req, const DrawContext& ctx);
 // Total size of draw_matrix's output (labels included) without drawing.
 ImVec2 matrix_footprint(const MatrixRequest& req, const DrawContext& ctx);
+
+// The body font when a cell of `req` at its largest holds "−0.00", else the small one
+// (focus and presenter mode: the room reads the numbers).
+ImFont* readable_font(const MatrixRequest& req, const DrawContext& ctx);
 
 MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx);
 // Legends are at least this wide (at 1x) so that their range labels never overlap.
