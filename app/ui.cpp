@@ -9,6 +9,7 @@
 #include "views/head_lines_view.h"
 #include "panels/lesson_panel.h"
 #include "graphics/ui_colors.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -17,11 +18,11 @@ namespace {
 void run_summary(const LiveRun& live, const attn::Run& run) {
     const attn::Trace& t = run.trace;
     const std::string embedding = run.embedding == "book" ? "the book's 3-d vectors" : "random nn.Embedding";
-    ImGui::TextWrapped("variant %s · %zu head%s · embedding: %s · computed in %.1f ms%s", t.variant.c_str(),
+    text_wrapped("variant %s · %zu head%s · embedding: %s · computed in %.1f ms%s", t.variant.c_str(),
                 t.heads.size(), t.heads.size() == 1 ? "" : "s", embedding.c_str(), live.last_compute_ms(),
                 live.last_was_dropout_only() ? " (only the stages after the weights)" : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("Numbers in cells are rounded to 2 decimals; hover a cell for its exact value and how it was "
+    text_wrapped("Numbers in cells are rounded to 2 decimals; hover a cell for its exact value and how it was "
                        "computed. Rows are queries, columns are keys.");
     ImGui::PopStyleColor();
 }
@@ -31,12 +32,12 @@ void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& me
     if (live.computing())
         ImGui::TextColored(ui_color(ui_colors().busy), "computing…");
     if (!run) {
-        if (!live.computing()) ImGui::TextWrapped("Nothing to show yet: %s", live.error().c_str());
+        if (!live.computing()) text_wrapped("Nothing to show yet: %s", live.error().c_str());
         return;
     }
     if (!live.error().empty()) {  // here too: the controls' own copy may be scrolled out of sight
         ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
-        ImGui::TextWrapped("Cannot compute: %s. Showing the last settings that worked.", live.error().c_str());
+        text_wrapped("Cannot compute: %s. Showing the last settings that worked.", live.error().c_str());
         ImGui::PopStyleColor();
     }
     ViewState& c = cm.classroom;

@@ -1,5 +1,7 @@
 #include "panels/control_widgets.h"
 
+#include "views/wrapping.h"
+
 namespace app {
 
 namespace {
@@ -20,7 +22,7 @@ bool input_text(const char* id, std::string& s, const char* hint, ImGuiInputText
                                     resize_string, &s);
 }
 
-void caption(const char* text) { ImGui::TextUnformatted(text); }
+void caption(const char* text) { text_wrapped("%s", text); }
 
 bool slider_int(const char* label, const char* name, int& v, int lo, int hi, WidgetRects& rects,
                 ImGuiSliderFlags flags, const char* format) {
@@ -32,8 +34,18 @@ bool slider_int(const char* label, const char* name, int& v, int lo, int hi, Wid
 }
 
 bool checkbox(const char* label, const char* name, bool& v, WidgetRects& rects) {
-    const bool changed = ImGui::Checkbox(label, &v);
+    // The box, then its label as text that wraps (ImGui's own label is cut at the
+    // panel's edge at a large UI scale); a click on the label toggles it too.
+    bool changed = ImGui::Checkbox((std::string("##") + name).c_str(), &v);
     rects.record(name);
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::BeginGroup();
+    text_wrapped("%s", label);
+    ImGui::EndGroup();
+    if (ImGui::IsItemClicked()) {  // false when disabled
+        v = !v;
+        changed = true;
+    }
     return changed;
 }
 

@@ -5,6 +5,7 @@
 #include "panels/control_widgets.h"
 #include "panels/setting_widgets.h"
 #include "panels/tokenizer_controls.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -48,9 +49,9 @@ void draw_controls(LiveRun& live, float& ui_scale, const Fonts& fonts, WidgetRec
     if (!live.error().empty()) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
-        ImGui::TextWrapped("Cannot compute: %s", live.error().c_str());
+        text_wrapped("Cannot compute: %s", live.error().c_str());
         ImGui::PopStyleColor();
-        ImGui::TextWrapped("The view shows the last settings that worked.");
+        text_wrapped("The view shows the last settings that worked.");
     }
 
     ImGui::Separator();

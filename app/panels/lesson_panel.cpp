@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "graphics/ui_colors.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -54,17 +55,32 @@ void draw_lesson_bar(LiveRun& live, ViewState& c, StepText& text, const DrawCont
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Leave lesson")) leave_lesson(c);
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s  %s · step %d of %d", lesson->id.c_str(), lesson->title.c_str(), c.step + 1, n);
+    // The lesson's title beside the buttons when it fits, else below them, wrapped.
+    const std::string where =
+        lesson->id + "  " + lesson->title + " · step " + std::to_string(c.step + 1) + " of " + std::to_string(n);
+    same_line_if_fits(ImGui::CalcTextSize(where.c_str()).x);
+    text_wrapped_disabled("%s", where.c_str());
     ImGui::PushFont(ctx.fonts.heading);
-    ImGui::TextWrapped("%s", step.title.c_str());
+    text_wrapped("%s", step.title.c_str());
     ImGui::PopFont();
     if (!c.lesson_error.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", c.lesson_error.c_str());
     text_wrapped_at_spaces(text.get(c, live.run(), live.run_version()));
     ImGui::Separator();
 }
 
+static ViewTab draw_tab_bar(ViewState& c, WidgetRects& widgets);
+
 ViewTab draw_view_tabs(ViewState& c, WidgetRects& widgets) {
+    // A tab bar spans the content's width, which in the sideways-scrolling view is wider
+    // than what is seen: in a row of the visible width, every tab stays on screen.
+    ImGui::BeginChild("##tab_row", ImVec2(visible_right() - ImGui::GetCursorPosX(), ImGui::GetFrameHeight() + 2.0f),
+                      false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    const ViewTab tab = draw_tab_bar(c, widgets);
+    ImGui::EndChild();
+    return tab;
+}
+
+static ViewTab draw_tab_bar(ViewState& c, WidgetRects& widgets) {
     if (!ImGui::BeginTabBar("view tabs")) return c.tab;
     struct Tab {
         ViewTab tab;

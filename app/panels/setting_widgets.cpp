@@ -50,9 +50,9 @@ bool slider(const attn::SettingRow& row, attn::Settings& c, WidgetRects& rects) 
     if (changed) row.set(c, a.unset == attn::Unset::Zero && value == 0 ? SettingValue() : SettingValue(value));
     if (a.unset == attn::Unset::Checkbox) {
         bool follows = std::holds_alternative<std::monostate>(row.get(c));
-        if (checkbox(a.unset_label, (std::string(row.key) + "_follows").c_str(), follows, rects))
-            row.set(c, follows ? SettingValue() : attn::setting(a.falls_back_to).get(c));
-        return changed || ImGui::IsItemEdited();
+        const bool toggled = checkbox(a.unset_label, (std::string(row.key) + "_follows").c_str(), follows, rects);
+        if (toggled) row.set(c, follows ? SettingValue() : attn::setting(a.falls_back_to).get(c));
+        return changed || toggled;
     }
     return changed;
 }

@@ -2,6 +2,7 @@
 
 #include "panels/control_widgets.h"
 #include "text/simple_tokenizer.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -41,14 +42,14 @@ void load_corpus(ControlValues& c, CorpusField& corpus) {
 void draw_tokenizer_controls(ControlValues& c, CorpusField& corpus, WidgetRects& rects) {
     caption("Tokenizer");
     for (const TokenizerChoice& choice : kChoices) {
-        if (&choice != kChoices) ImGui::SameLine();
+        if (&choice != kChoices) same_line_if_fits(radio_width(choice.label));  // wrap at a large UI scale
         if (ImGui::RadioButton(choice.label, c.tokenizer == choice.name)) c.tokenizer = choice.name;
         rects.record(std::string("tokenizer_") + choice.name);
     }
     for (const TokenizerChoice& choice : kChoices)
         if (c.tokenizer == choice.name) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-            ImGui::TextWrapped("%s", choice.about);
+            text_wrapped("%s", choice.about);
             ImGui::PopStyleColor();
         }
     if (c.tokenizer != "simple") return;
@@ -65,10 +66,10 @@ void draw_tokenizer_controls(ControlValues& c, CorpusField& corpus, WidgetRects&
     if (enter || clicked) load_corpus(c, corpus);
     if (!corpus.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
-        ImGui::TextWrapped("%s", corpus.error.c_str());
+        text_wrapped("%s", corpus.error.c_str());
         ImGui::PopStyleColor();
     }
-    ImGui::TextWrapped("vocabulary: %s", c.corpus_file ? c.corpus_file->c_str() : "the typed text");
+    text_wrapped("vocabulary: %s", c.corpus_file ? c.corpus_file->c_str() : "the typed text");
 }
 
 }  // namespace app

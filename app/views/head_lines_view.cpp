@@ -6,6 +6,7 @@
 
 #include "views/stage_labels.h"
 #include "graphics/ui_colors.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -37,7 +38,7 @@ void draw_head_lines(const attn::Run& run, const DrawContext& ctx, WidgetRects& 
     const std::vector<std::string> keys =
         axis_labels(run, heads[0].find("weights")->cols, static_cast<int>(w0.cols()));
 
-    ImGui::TextWrapped("Each line joins a query (left) to a key (right); its opacity is the weight. One colour per "
+    text_wrapped("Each line joins a query (left) to a key (right); its opacity is the weight. One colour per "
                        "head; hover a token to see only its lines.%s",
                        w0.rows() > kHeadLinesMaxTokens || w0.cols() > kHeadLinesMaxTokens
                            ? " Shown for the first 64 tokens."

@@ -4,6 +4,7 @@
 
 #include "views/cell_details.h"
 #include "views/stage_labels.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -30,7 +31,9 @@ float card_width(const MatrixRequest& req, const std::string& heading, const Dra
     ImGui::PushFont(ctx.fonts.heading);
     const float title = ImGui::CalcTextSize(heading.c_str()).x;
     ImGui::PopFont();
-    return std::max({matrix_footprint(req, ctx).x, kLegendMinWidth * ctx.ui_scale, title});
+    // A title longer than the pane wraps rather than widening the card past it.
+    const float seen = visible_right() - ImGui::GetCursorPosX();
+    return std::max({matrix_footprint(req, ctx).x, kLegendMinWidth * ctx.ui_scale, std::min(title, seen)});
 }
 
 }  // namespace
@@ -126,7 +129,7 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
                           28.0f * ctx.ui_scale);
     } else {
         ImGui::PushFont(ctx.fonts.heading);
-        ImGui::TextWrapped("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
+        text_wrapped("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
         ImGui::PopFont();
         // As few rows as keep each head at least ~100 px (a projected 12-head strip in one
         // row is too small to read), the rows balanced: 12 heads go 6 + 6, not 8 + 4.
@@ -222,9 +225,11 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
                                      0.0f);
             scroll_to.clear();
         }
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
         ImGui::PushFont(ctx.fonts.heading);
         ImGui::TextUnformatted(heading.c_str());
         ImGui::PopFont();
+        ImGui::PopTextWrapPos();
         ImGui::PushFont(ctx.fonts.small);
         ImGui::TextDisabled("%d × %d", static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
         ImGui::PopFont();

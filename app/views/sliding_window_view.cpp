@@ -4,6 +4,7 @@
 
 #include "panels/control_widgets.h"
 #include "views/stage_labels.h"
+#include "views/wrapping.h"
 
 namespace app {
 
@@ -46,12 +47,18 @@ void SlidingWindowView::draw(const attn::Run& run, uint64_t run_version, const D
                              WidgetRects& rects, WindowReport& report) {
     update(run, run_version);
     report = WindowReport{max_length, stride, pairs_.size(), error_};
-    const bool open = ImGui::CollapsingHeader("Sliding window: from text to training pairs (chapter 2)");
+    // The whole title where it fits; a header's label is cut, not wrapped, so a narrow
+    // pane (a large UI scale) gets a shorter one. "###" keeps one ID for both.
+    const char* title = "Sliding window: from text to training pairs (chapter 2)###sliding_window";
+    const float room = visible_right() - ImGui::GetCursorPosX() - ImGui::GetFontSize() * 2.0f;
+    for (const char* shorter : {"Sliding window (chapter 2)###sliding_window", "Sliding window###sliding_window"})
+        if (ImGui::CalcTextSize(title, nullptr, true).x > room) title = shorter;
+    const bool open = ImGui::CollapsingHeader(title);
     rects.record("window_header");
     if (!open) return;
 
     const attn::Tokenized& t = run.tokens;
-    ImGui::TextWrapped("ids (%zu): %s", t.ids.size(), id_list(t.ids, kMaxIdsShown).c_str());
+    text_wrapped("ids (%zu): %s", t.ids.size(), id_list(t.ids, kMaxIdsShown).c_str());
     // Two sliders side by side: captions on one line, the sliders on the next, so they align.
     const float slider_w = std::min(300.0f * ctx.ui_scale, ImGui::GetContentRegionAvail().x * 0.45f);
     const float second_x = ImGui::GetCursorPosX() + slider_w + ImGui::GetStyle().ItemSpacing.x * 2.0f;
@@ -71,11 +78,11 @@ void SlidingWindowView::draw(const attn::Run& run, uint64_t run_version, const D
         return;
     }
     if (pairs_.empty()) {
-        ImGui::TextWrapped("No pairs: the text has %zu tokens, and a pair needs max_length + 1 = %d.", t.ids.size(),
+        text_wrapped("No pairs: the text has %zu tokens, and a pair needs max_length + 1 = %d.", t.ids.size(),
                            max_length + 1);
         return;
     }
-    ImGui::TextWrapped("%zu pairs. x is the model's input, y the target: the same window shifted one token to the "
+    text_wrapped("%zu pairs. x is the model's input, y the target: the same window shifted one token to the "
                        "right, so each position learns to predict the next token.",
                        pairs_.size());
     const float line = ImGui::GetTextLineHeightWithSpacing();

@@ -1,0 +1,22 @@
+#pragma once
+// Text that is never cut: wrapped at the right edge of what the window shows, not at
+// the edge of its content. In the view pane, which scrolls sideways for wide heatmaps,
+// Dear ImGui's TextWrapped wraps at the content's width, past the visible edge.
+#include "imgui.h"
+
+namespace app {
+
+// The visible right edge of the current window's content, in window-local cursor
+// coordinates (what PushTextWrapPos takes).
+float visible_right();
+// printf-style text wrapped at visible_right().
+void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
+// The same in the theme's disabled (grey) colour.
+void text_wrapped_disabled(const char* fmt, ...) IM_FMTARGS(1);
+// SameLine() when an item `width` wide still fits before visible_right(); else the
+// next item starts a new line (radio buttons at a large UI scale).
+void same_line_if_fits(float width);
+// The width of RadioButton(label) or Checkbox(label).
+float radio_width(const char* label);
+
+}  // namespace app
