@@ -82,6 +82,15 @@ else
     fail "View does not list Colour map"
 fi
 
+# A checkbox's label is text of its own (it wraps at a large UI scale); a click on it
+# toggles the box, as a click on ImGui's own label did.
+read -r x y <<<"$(widget_centre qkv_bias)"
+bias=$(json "$STATE" "str(s['qkv_bias'])")  # True or False, as Python spells them
+click $((x + 60)) "$y"
+check "a click on a checkbox's label toggles it" wait_state "s['qkv_bias'] != $bias"
+click "$x" "$y"
+check "a click on the box toggles it back" wait_state "s['qkv_bias'] == $bias"
+
 quit_app
 check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
 check "state written on exit keeps the text" test "$(json "$STATE" "s['text']")" = "$SENTENCE"
