@@ -54,6 +54,10 @@ sys.exit(0 if len(a) == len(e) == 3 and all(abs(p-q) <= 3 for p, q in zip(a, e))
     box=$(json "$STATE" "' '.join(str(int(v)) for v in [s['heatmaps']['$heatmap']['rect'][0] + 3 * s['heatmaps']['$heatmap']['cell'][0], s['heatmaps']['$heatmap']['rect'][1], s['heatmaps']['$heatmap']['rect'][0] + 4 * s['heatmaps']['$heatmap']['cell'][0], s['heatmaps']['$heatmap']['rect'][1] + s['heatmaps']['$heatmap']['cell'][1]])")
     check "$heatmap masked cell [0,3] is drawn as masked" $PNG masked "$WORK/shot.png" $box
 done
+if [ "$FAILED" -gt 0 ]; then  # what was looked at, for whoever reads the failure
+    mkdir -p "$BUILD/app_e2e-failure" && cp "$WORK/shot.png" "$WORK/state-before-quit.json" "$BUILD/app_e2e-failure/"
+    echo "kept the screenshot and its state in $BUILD/app_e2e-failure"
+fi
 
 # Escape closes an open menu and an open list, as in any desktop application; the
 # list's choice stays what it was.

@@ -118,7 +118,12 @@ def main(argv):
         near = lambda a, b: all(abs(p - q) <= 2 for p, q in zip(a, b))
         # Both stripe colours and nothing else: a pattern, not a value's colour.
         ok = all(any(near(s, w) for s in seen) for w in want) and all(any(near(s, w) for w in want) for s in seen)
-        print("masked" if ok else "not masked: %d colours" % len(seen))
+        if ok:
+            print("masked")
+        else:  # what the box shows instead, commonest first, so that a log says what covered it
+            from collections import Counter
+            counts = Counter(rows[y][x] for y in range(y0 + 2, y1 - 2) for x in range(x0 + 2, x1 - 2))
+            print("not masked: %d colours, commonest %s" % (len(seen), counts.most_common(4)))
         return 0 if ok else 1
     print(__doc__)
     return 2
