@@ -60,6 +60,12 @@ wait_state() {  # wait_state PYTHON_EXPR: until the state (as `s`) satisfies it,
     echo "timed out waiting for: $1"
     return 1
 }
+frames_pass() {  # frames_pass [N]: until N frames (default 2) were drawn after this call,
+    # so that what the X server just delivered (a pointer move) is on screen
+    local frame
+    frame=$(json "$STATE" "s['frame']")
+    wait_state "s['frame'] >= $frame + ${1:-2}"
+}
 settled() { echo "not s['computing'] and s['run_version'] >= ${1:-1}"; }
 widget_centre() {  # widget_centre NAME: "x y" of a widget's centre
     json "$STATE" "'%d %d' % ((s['widgets']['$1'][0] + s['widgets']['$1'][2]) / 2, (s['widgets']['$1'][1] + s['widgets']['$1'][3]) / 2)"
