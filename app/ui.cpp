@@ -19,11 +19,11 @@ void run_summary(const LiveRun& live, const attn::Run& run) {
     const attn::Trace& t = run.trace;
     const std::string embedding = run.embedding == "book" ? "the book's 3-d vectors" : "random nn.Embedding";
     text_wrapped("variant %s · %zu head%s · embedding: %s · computed in %.1f ms%s", t.variant.c_str(),
-                t.heads.size(), t.heads.size() == 1 ? "" : "s", embedding.c_str(), live.last_compute_ms(),
-                live.last_was_dropout_only() ? " (only the stages after the weights)" : "");
+                 t.heads.size(), t.heads.size() == 1 ? "" : "s", embedding.c_str(), live.last_compute_ms(),
+                 live.last_was_dropout_only() ? " (only the stages after the weights)" : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     text_wrapped("Numbers in cells are rounded to 2 decimals; hover a cell for its exact value and how it was "
-                       "computed. Rows are queries, columns are keys.");
+                 "computed. Rows are queries, columns are keys.");
     ImGui::PopStyleColor();
 }
 

@@ -238,7 +238,7 @@ void CompareView::draw(ViewState& c, LiveRun& live, const DrawContext& ctx, cons
     }
     if (!c.compare) {
         text_wrapped("Choose what to compare: the two ways of masking (3.5.1), dropout off and on (3.5.2), "
-                           "two seeds, or the multi-head wrapper against the weight-split class (3.6).");
+                     "two seeds, or the multi-head wrapper against the weight-split class (3.6).");
         return;
     }
     if (!error_.empty()) {
@@ -255,8 +255,8 @@ void CompareView::draw_masking(LiveRun& live, const DrawContext& ctx, const Stag
     if (masking_.stages.empty() || !live.run()) return;
     if (!fit_)
         text_wrapped("Head %d. The book's first way zeroes the future after the softmax and renormalises each "
-                       "row; the second sets future scores to −∞ before it. Same colour scale 0 to 1.",
-                       for_head_ + 1);
+                     "row; the second sets future scores to −∞ before it. Same colour scale 0 to 1.",
+                     for_head_ + 1);
     std::vector<Card> cards;
     for (const attn::Stage& s : masking_.stages) {
         const bool diff = s.name == "difference";

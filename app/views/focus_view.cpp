@@ -33,7 +33,7 @@ void draw_stage_bar(const std::vector<PipelineCard>& cards, size_t i, int head, 
     const std::string where = cards[i].head ? " · head " + std::to_string(head + 1) : "";
     ImGui::PushFont(ctx.fonts.heading);
     text_wrapped("%zu / %zu  %s%s  (%d × %d)", i + 1, cards.size(), stage_title(s.name).c_str(), where.c_str(),
-                       static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
+                 static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
     ImGui::PopFont();
 }
 

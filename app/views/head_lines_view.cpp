@@ -39,10 +39,10 @@ void draw_head_lines(const attn::Run& run, const DrawContext& ctx, WidgetRects& 
         axis_labels(run, heads[0].find("weights")->cols, static_cast<int>(w0.cols()));
 
     text_wrapped("Each line joins a query (left) to a key (right); its opacity is the weight. One colour per "
-                       "head; hover a token to see only its lines.%s",
-                       w0.rows() > kHeadLinesMaxTokens || w0.cols() > kHeadLinesMaxTokens
-                           ? " Shown for the first 64 tokens."
-                           : "");
+                 "head; hover a token to see only its lines.%s",
+                 w0.rows() > kHeadLinesMaxTokens || w0.cols() > kHeadLinesMaxTokens
+                     ? " Shown for the first 64 tokens."
+                     : "");
     // The legend: which colour is which head.
     for (size_t h = 0; h < heads.size(); ++h) {
         if (h > 0) ImGui::SameLine();

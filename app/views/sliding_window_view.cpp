@@ -79,12 +79,12 @@ void SlidingWindowView::draw(const attn::Run& run, uint64_t run_version, const D
     }
     if (pairs_.empty()) {
         text_wrapped("No pairs: the text has %zu tokens, and a pair needs max_length + 1 = %d.", t.ids.size(),
-                           max_length + 1);
+                     max_length + 1);
         return;
     }
     text_wrapped("%zu pairs. x is the model's input, y the target: the same window shifted one token to the "
-                       "right, so each position learns to predict the next token.",
-                       pairs_.size());
+                 "right, so each position learns to predict the next token.",
+                 pairs_.size());
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const float item_h = line * 2.0f;
     const float height = std::min(static_cast<float>(pairs_.size()), 5.0f) * item_h + line * 0.5f;
