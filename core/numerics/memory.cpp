@@ -10,6 +10,15 @@ void keep_freed_memory_mapped() {
     mallopt(M_ARENA_MAX, 1);  // OpenMP threads allocate too: one heap, so all of it is reused
 }
 
+// Under AddressSanitizer or ThreadSanitizer, malloc is the sanitizer's, but malloc_trim
+// is still glibc's: its first call sets up glibc's unused heap from the calling thread,
+// attached to that thread without being counted, and a thread's exit then failed glibc's
+// check ("malloc assertion failure in __malloc_arena_thread_freeres"), aborting the app
+// as it quit (1 lesson tour in 38 under ASan). Those builds have nothing of glibc's to trim.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+void return_freed_memory() {}
+#else
 void return_freed_memory() { malloc_trim(0); }
+#endif
 
 }  // namespace attn
