@@ -1,11 +1,14 @@
-// The engine's speed on the reference workloads, every stage recorded:
-// the book's multi-head example, T = 256 and 1024 with d = 768 and 12 heads, and
+// The engine's speed on the reference workloads: the book's multi-head example
+// (every stage recorded), T = 256 ... 8192 with d = 768 and 12 heads keeping what the
+// app's views need (every head's weights and values, every stage of the head on
+// screen) or only the output (attnscope-cli --stages output), a seed change, and
 // building nn.Embedding(50257, 768). bench/compare_with_pytorch.py runs PyTorch on the
 // same work in the same run and prints the ratios. Threads: OMP_NUM_THREADS.
 #include <benchmark/benchmark.h>
 
 #include "attention/attention.h"
 #include "attention/embedding.h"
+#include "numerics/gemm.h"
 #include "numerics/memory.h"
 
 namespace {
@@ -29,15 +32,22 @@ void BM_BookMultiHead(benchmark::State& state) {
 }
 BENCHMARK(BM_BookMultiHead)->Unit(benchmark::kMicrosecond);
 
+// What the app keeps of a run: every head's weights (its overview) and values (what a
+// dropout change reruns from), and every stage of the head on screen.
+attn::KeptStages app_view() { return attn::KeptStages::only({"weights", "values"}, /*detail_head=*/0); }
+
 // MultiHeadAttention(768, 768, T, 0.0, num_heads=12) on one sequence of T tokens.
-void BM_MultiHead768(benchmark::State& state) {
+void multi_head_768(benchmark::State& state, const attn::KeptStages& keep) {
     const auto T = static_cast<int>(state.range(0));
     const attn::AttentionModule module = attn::build_attention(768, multi_head(768, 12));
     attn::TorchGenerator gen(1);
     const attn::Matrix x = attn::torch_rand(gen, T, 768);
-    for (auto _ : state) benchmark::DoNotOptimize(attn::forward(module, x, nullptr));
+    for (auto _ : state) benchmark::DoNotOptimize(attn::forward(module, x, nullptr, keep));
 }
-BENCHMARK(BM_MultiHead768)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_MultiHead768(benchmark::State& state) { multi_head_768(state, app_view()); }
+void BM_MultiHead768Output(benchmark::State& state) { multi_head_768(state, attn::KeptStages::only({})); }
+BENCHMARK(BM_MultiHead768)->Arg(256)->Arg(1024)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MultiHead768Output)->Arg(256)->Arg(1024)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // What a seed slider change costs: torch.manual_seed(s); build
 // MultiHeadAttention(768, 768, 256, 0.1, num_heads=12) and run it in training mode.
@@ -48,7 +58,7 @@ void BM_SeedChange768(benchmark::State& state) {
     const attn::Matrix x = attn::torch_rand(gen, 256, 768);
     for (auto _ : state) {
         ++cfg.seed;
-        benchmark::DoNotOptimize(attn::run_attention(x, nullptr, cfg));
+        benchmark::DoNotOptimize(attn::run_attention(x, nullptr, cfg, app_view()));
     }
 }
 BENCHMARK(BM_SeedChange768)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -67,6 +77,7 @@ BENCHMARK(BM_EmbeddingTable)->Unit(benchmark::kMillisecond)->UseRealTime();
 int main(int argc, char** argv) {
     attn::keep_freed_memory_mapped();
     benchmark::Initialize(&argc, argv);
+    benchmark::AddCustomContext("blas", attn::blas_description());
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
 }

@@ -1,24 +1,70 @@
 #!/usr/bin/python3
 """Runs attnscope's engine benchmark and PyTorch on the same work, in the same run,
-at the same number of threads, and prints the speed ratios.
+at the same number of threads, and prints the speed ratios and the machine's limit.
 
-usage: bench/compare_with_pytorch.py [BUILD_DIR] [--threads N]
+usage: bench/compare_with_pytorch.py [BUILD_DIR] [--threads N] [--quick] [--avx2]
 
 PyTorch side: the seed documents' MultiHeadAttention class, forward only (the module
 already built, as the engine's benchmark does); a seed change (build the module with
 dropout 0.1, then a training-mode forward, T = 256); and building nn.Embedding(50257, 768).
-Needs Debian's python3-torch, and libopenblas0-pthread so that torch gets a real BLAS.
+PyTorch computes only the output; attnscope keeps what its views need (every head's
+weights and values, every stage of the head on screen), or only the output ("output only").
+
+The limit is the time the forward's matrix products need at the rate OpenBLAS's sgemm
+reaches on this machine for each product's shape (measured here through torch.mm, the
+same library): the projections, out_proj and, under the causal mask, the lower half of
+each head's attention products. Everything else (softmax, copies, keeping stages) is
+what a forward spends beyond it.
+
+Needs Debian's python3-torch with an optimised BLAS (libopenblas0-pthread): with the
+reference BLAS every PyTorch time is several times too slow, so the script refuses.
+--avx2 runs both sides with OpenBLAS's and PyTorch's AVX2 kernels (OPENBLAS_CORETYPE=
+Haswell, ATEN_CPU_CAPABILITY=avx2): what an AVX2 machine without AVX-512 runs.
 """
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 import time
 
-import torch
-import torch.nn as nn
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("build_dir", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+parser.add_argument("--threads", type=int, default=os.cpu_count())
+parser.add_argument("--quick", action="store_true", help="T = 256 and 1024 only (not 4096 and 8192)")
+parser.add_argument("--avx2", action="store_true", help="both sides on their AVX2 kernels")
+args = parser.parse_args()
+# Set before torch loads OpenBLAS: its thread count and kernels are read at load time. Debian's
+# torch does not pass torch.set_num_threads on to OpenBLAS, which would otherwise use every core.
+os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
+os.environ["OMP_NUM_THREADS"] = str(args.threads)
+if args.avx2:
+    os.environ["OPENBLAS_CORETYPE"] = "Haswell"
+    os.environ["ATEN_CPU_CAPABILITY"] = "avx2"
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+
+BLAS_LIBRARIES = re.compile(r"/\S*(openblas|mkl|blis)\S*\.so")
+
+
+def blas_in_use():
+    """The optimised BLAS library torch has mapped after a product, or None."""
+    torch.rand(64, 64) @ torch.rand(64, 64)
+    with open("/proc/self/maps") as maps:
+        found = BLAS_LIBRARIES.search(maps.read())
+    return found.group(0) if found else None
+
+
+def cpu_description():
+    with open("/proc/cpuinfo") as f:
+        info = f.read()
+    model = re.search(r"model name\s*:\s*(.*)", info).group(1).strip()
+    flags = set(re.search(r"flags\s*:\s*(.*)", info).group(1).split())
+    width = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "SSE"
+    return f"{model}, {os.cpu_count()} cores, widest vectors: {width}"
 
 
 class MultiHeadAttention(nn.Module):  # 000, section 3.6.2
@@ -57,6 +103,10 @@ def median_seconds(fn, min_time=1.0, min_runs=3):
     return statistics.median(times)
 
 
+def sizes():
+    return (256, 1024) if args.quick else (256, 1024, 4096, 8192)
+
+
 def pytorch_times():
     book = torch.tensor([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
                          [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]])
@@ -66,11 +116,13 @@ def pytorch_times():
         mha = MultiHeadAttention(3, 2, 6, 0.0, num_heads=2)
         batch = torch.stack((book, book))
         out["BM_BookMultiHead"] = median_seconds(lambda: mha(batch))
-        for T in (256, 1024):
+        for T in sizes():
             torch.manual_seed(123)
             mha = MultiHeadAttention(768, 768, T, 0.0, num_heads=12)
             x = torch.rand(1, T, 768)
-            out[f"BM_MultiHead768/{T}/real_time"] = median_seconds(lambda: mha(x))
+            runs = 3 if T <= 1024 else 1
+            out[f"BM_MultiHead768/{T}/real_time"] = median_seconds(lambda: mha(x), min_runs=runs)
+            del mha
         x = torch.rand(1, 256, 768)
         seed = [0]
 
@@ -83,33 +135,71 @@ def pytorch_times():
     return out
 
 
+def sgemm_seconds(m, k, n, count=1):
+    """Median seconds of `count` products (m x k) @ (k x n) through torch.mm (OpenBLAS)."""
+    a, b = torch.rand(count, m, k), torch.rand(count, k, n)
+    c = torch.empty(count, m, n)
+
+    def run():
+        for i in range(count):
+            torch.mm(a[i], b[i], out=c[i])
+    return median_seconds(run, min_time=0.3)
+
+
+def limit_seconds(T, d=768, heads=12):
+    """The forward's products at OpenBLAS's rate for their shapes: the projections and
+    out_proj, then each head's scores and context over the lower half (causal mask)."""
+    hd = d // heads
+    projections = 4 * sgemm_seconds(T, d, d)
+    # Row blocks of 128 queries against the keys they see: on average half of them.
+    block = min(T, 128)
+    blocks = T // block
+    pairs = sgemm_seconds(block, hd, T // 2, count=min(blocks, 8)) / min(blocks, 8) * blocks  # scores
+    pairs += sgemm_seconds(block, T // 2, hd, count=min(blocks, 8)) / min(blocks, 8) * blocks  # context
+    return projections + heads * pairs
+
+
 def engine_times(build_dir, threads):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    result = subprocess.run([os.path.join(build_dir, "attention_bench"), "--benchmark_format=json",
-                             "--benchmark_min_time=1"], env=env, capture_output=True, text=True, check=True)
+    command = [os.path.join(build_dir, "attention_bench"), "--benchmark_format=json", "--benchmark_min_time=1"]
+    if args.quick:
+        command.append("--benchmark_filter=-/(4096|8192)/")
+    result = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    report = json.loads(result.stdout)
     unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    return {b["name"]: b["real_time"] * unit[b["time_unit"]] for b in json.loads(result.stdout)["benchmarks"]}
+    times = {b["name"]: b["real_time"] * unit[b["time_unit"]] for b in report["benchmarks"]}
+    return times, report["context"].get("blas", "?")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build_dir", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "build"))
-    parser.add_argument("--threads", type=int, default=os.cpu_count())
-    args = parser.parse_args()
+    blas = blas_in_use()
+    if not blas:
+        print("compare_with_pytorch.py: PyTorch is using the reference BLAS, which would make every ratio "
+              "several times too large: install libopenblas0-pthread", file=sys.stderr)
+        return 2
     torch.set_num_threads(args.threads)
-    engine = engine_times(args.build_dir, args.threads)
+    engine, engine_blas = engine_times(args.build_dir, args.threads)
     peer = pytorch_times()
-    print(f"threads: {args.threads} (both); torch {torch.__version__}")
-    print(f"{'workload':<34}{'attnscope':>14}{'PyTorch':>14}{'speed-up':>10}")
-    labels = {"BM_BookMultiHead": "book example (3.6.2 MHA, batch 2)",
-              "BM_MultiHead768/256/real_time": "mha T=256 d=768 12 heads",
-              "BM_MultiHead768/1024/real_time": "mha T=1024 d=768 12 heads",
-              "BM_SeedChange768/real_time": "seed change: build + forward T=256",
-              "BM_EmbeddingTable/real_time": "nn.Embedding(50257, 768)"}
-    for name, label in labels.items():
-        ours, theirs = engine[name], peer[name]
-        fmt = (lambda s: f"{s * 1e6:.1f} us") if theirs < 1e-3 else (lambda s: f"{s * 1e3:.1f} ms")
-        print(f"{label:<34}{fmt(ours):>14}{fmt(theirs):>14}{theirs / ours:>9.1f}x")
+    print(f"machine: {cpu_description()}")
+    print(f"threads: {args.threads} (both); torch {torch.__version__} with {os.path.basename(blas)}"
+          f"{' (AVX2 kernels forced)' if args.avx2 else ''}")
+    print(f"attnscope's BLAS: {engine_blas}")
+    print(f"{'workload':<38}{'attnscope':>12}{'PyTorch':>12}{'speed-up':>10}{'limit':>11}{'x limit':>9}")
+    fmt = (lambda s: f"{s * 1e6:.1f} us" if s < 1e-3 else f"{s * 1e3:.1f} ms" if s < 10 else f"{s:.1f} s")
+    rows = [("BM_BookMultiHead", "BM_BookMultiHead", "book example (3.6.2 MHA, batch 2)", None)]
+    for T in sizes():
+        limit = limit_seconds(T)
+        rows.append((f"BM_MultiHead768/{T}/real_time", f"BM_MultiHead768/{T}/real_time",
+                     f"mha T={T} d=768 12 heads", limit))
+        rows.append((f"BM_MultiHead768Output/{T}/real_time", f"BM_MultiHead768/{T}/real_time",
+                     f"  the same, output only", limit))
+    rows.append(("BM_SeedChange768/real_time", "BM_SeedChange768/real_time", "seed change: build + forward T=256", None))
+    rows.append(("BM_EmbeddingTable/real_time", "BM_EmbeddingTable/real_time", "nn.Embedding(50257, 768)", None))
+    for ours_name, theirs_name, label, limit in rows:
+        ours, theirs = engine[ours_name], peer[theirs_name]
+        limit_text = f"{fmt(limit):>11}{ours / limit:>8.2f}x" if limit else ""
+        print(f"{label:<38}{fmt(ours):>12}{fmt(theirs):>12}{theirs / ours:>9.1f}x{limit_text}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -54,17 +54,15 @@ struct AttentionModule {
 // Throws ConfigError for a configuration the module's class would reject.
 AttentionModule build_attention(int d_in, const AttentionConfig& cfg);
 
-// The forward pass up to the softmax weights, every stage recorded. For cross, x2
+// The forward pass, every stage `keep` asks for recorded (by default all). For cross, x2
 // holds the keys' input (null: the module's random rows).
-Trace attention_weights(const AttentionModule& module, const Matrix& x, const Matrix* x2);
-// Then dropout, context vectors, head concatenation, out_proj and the output: the
-// part a change of the dropout rate or training mode reruns.
+Trace forward(const AttentionModule& module, const Matrix& x, const Matrix* x2, const KeptStages& keep = {});
+// Reruns dropout, context vectors, head concatenation, out_proj and the output from the
+// weights and values the trace kept: what a change of the dropout rate, training mode
+// or dropout seed needs. Throws std::logic_error when the trace did not keep them.
 void attention_output(Trace& trace, const AttentionConfig& cfg);
-
-// Both halves.
-Trace forward(const AttentionModule& module, const Matrix& x, const Matrix* x2);
 // Builds the module from cfg.seed and runs its forward.
-Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg);
+Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg, const KeptStages& keep = {});
 
 // softmax over each row, as torch.softmax(dim=-1) in float; -inf gives 0.
 // Throws ConfigError if a row is -inf throughout (torch would silently give NaN).

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "attention/kept_stages.h"
 #include "numerics/tensor.h"
 #include "numerics/torch_random.h"
 
@@ -50,6 +51,7 @@ struct Trace {
     StageList model;               // inputs, inputs2, concat, W_out, b_out, ...
     std::vector<HeadTrace> heads;  // per head, for batch element 0
     std::vector<Matrix> output;    // the module's output, one T x out matrix per batch element
+    KeptStages kept;               // which stages of each head it holds
     bool causal = false;           // every head's mask is triu(ones, 1): the future is hidden
     // The generator as the forward pass finds it after the module was built (or
     // re-seeded by dropout_seed): dropout draws from a copy, so that changing only the

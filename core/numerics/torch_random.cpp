@@ -25,7 +25,9 @@ namespace {
 // the generator's bulk fill without a buffer the size of a 50257 x 768 table.
 template <class Use>
 void draw_chunks(TorchGenerator& gen, size_t n, Use&& use) {
-    constexpr size_t kChunk = 4096;  // even: a random64's two words never straddle chunks
+    // Even, so that a random64's two words never straddle chunks: 2048 elements of two
+    // words, a multiple of the 64 torch_dropout_draws packs into a word.
+    constexpr size_t kChunk = 4096;
     uint32_t words[kChunk];
     for (size_t first = 0; first < n; first += kChunk) {
         const size_t count = std::min(kChunk, n - first);
@@ -184,22 +186,49 @@ Linear torch_linear(TorchGenerator& gen, int in, int out, bool bias) {
     return layer;
 }
 
-Matrix torch_dropout_mask(TorchGenerator& gen, int rows, int cols, double p) {
-    if (p == 0.0) return Matrix::Ones(rows, cols);
-    if (p == 1.0) return Matrix::Zero(rows, cols);
-    // bernoulli_(1 - p) from 53-bit doubles, then div_(1 - p) in float.
-    const float scale = 1.0f / static_cast<float>(1.0 - p);
-    const double keep = 1.0 - p;
-    Matrix m(rows, cols);
-    float* out = m.data();
-    // Two words an element, the first the high one (random64).
-    draw_chunks(gen, 2 * static_cast<size_t>(m.size()), [&](size_t first, const uint32_t* words, size_t count) {
-        for (size_t k = 0; k < count; k += 2) {
-            const uint64_t bits = (uint64_t{words[k]} << 32) | words[k + 1];
-            out[(first + k) / 2] = TorchGenerator::uniform_double(bits, 0.0, 1.0) < keep ? scale : 0.0f;
+DropoutDraws torch_dropout_draws(TorchGenerator& gen, int rows, int cols, double p) {
+    DropoutDraws d;
+    d.rows = rows;
+    d.cols = cols;
+    const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(cols);
+    // p = 0 keeps every element as it is, p = 1 none: no draws.
+    d.scale = p == 1.0 ? 0.0f : p == 0.0 ? 1.0f : 1.0f / static_cast<float>(1.0 - p);
+    d.kept.assign((n + 63) / 64, p == 1.0 ? 0u : ~uint64_t{0});
+    if (p == 0.0 || p == 1.0) return d;
+    // bernoulli_(1 - p): an element is kept when the double m / 2^53 drawn for it (m the
+    // low 53 bits of a random64) is below 1 - p, that is when the integer m is below
+    // ceil((1 - p) * 2^53): exact, as both scalings by 2^53 are. Then div_(1 - p) in
+    // float (the scale). Compared as integers, 64 elements to a word of bits, the loop
+    // vectorises.
+    const uint64_t below = static_cast<uint64_t>(std::ceil((1.0 - p) * 9007199254740992.0));
+    std::fill(d.kept.begin(), d.kept.end(), 0u);
+    // Two words an element, the first the high one (random64); chunks start at a
+    // multiple of 64 elements.
+    draw_chunks(gen, 2 * n, [&](size_t first, const uint32_t* words, size_t count) {
+        const size_t elements = count / 2, first_element = first / 2;
+        for (size_t e = 0; e < elements; e += 64) {
+            uint64_t bits = 0;
+            const size_t group = std::min<size_t>(64, elements - e);
+            for (size_t k = 0; k < group; ++k) {
+                const uint32_t* w = words + 2 * (e + k);
+                const uint64_t m = (uint64_t{w[0] & 0x1fffffu} << 32) | w[1];
+                bits |= uint64_t{m < below} << k;
+            }
+            d.kept[(first_element + e) / 64] = bits;
         }
     });
+    return d;
+}
+
+Matrix dropout_factors(const DropoutDraws& d) {
+    Matrix m(d.rows, d.cols);
+    for (Eigen::Index i = 0; i < d.rows; ++i)
+        for (Eigen::Index j = 0; j < d.cols; ++j) m(i, j) = d.factor(i, j);
     return m;
+}
+
+Matrix torch_dropout_mask(TorchGenerator& gen, int rows, int cols, double p) {
+    return dropout_factors(torch_dropout_draws(gen, rows, cols, p));
 }
 
 }  // namespace attn

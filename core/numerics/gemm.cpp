@@ -1,0 +1,84 @@
+#include "numerics/gemm.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace attn {
+
+namespace {
+
+// OpenBLAS starts with one thread per core; the engine's OpenMP loops do the splitting.
+void blas_single_threaded() {
+    static std::once_flag once;
+    std::call_once(once, [] { openblas_set_num_threads(1); });
+}
+
+// Below ~4 MFLOP a thread's wake-up costs more than its share of the product saves.
+bool worth_splitting(Eigen::Index m, Eigen::Index n, Eigen::Index k) { return m >= 32 && m * n * k >= (1 << 21); }
+
+void gemm_rows(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb,
+               float beta, MatrixView& c, Eigen::Index row0, Eigen::Index rows) {
+    const bool at = ta == Transpose::Yes, bt = tb == Transpose::Yes;
+    const Eigen::Index k = at ? a.rows() : a.cols();
+    // Rows row0.. of op(a): rows of a, or columns of a when it is transposed.
+    const float* a0 = at ? a.data() + row0 : a.data() + row0 * a.outerStride();
+    cblas_sgemm(CblasRowMajor, at ? CblasTrans : CblasNoTrans, bt ? CblasTrans : CblasNoTrans,
+                static_cast<blasint>(rows), static_cast<blasint>(c.cols()), static_cast<blasint>(k), alpha, a0,
+                static_cast<blasint>(a.outerStride()), b.data(), static_cast<blasint>(b.outerStride()), beta,
+                c.data() + row0 * c.outerStride(), static_cast<blasint>(c.outerStride()));
+}
+
+}  // namespace
+
+void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
+          MatrixView c) {
+    const bool at = ta == Transpose::Yes, bt = tb == Transpose::Yes;
+    const Eigen::Index m = at ? a.cols() : a.rows(), k = at ? a.rows() : a.cols();
+    const Eigen::Index n = bt ? b.rows() : b.cols(), kb = bt ? b.cols() : b.rows();
+    eigen_assert(k == kb && c.rows() == m && c.cols() == n);
+    (void)kb;
+    if (m == 0 || n == 0) return;
+    if (k == 0) {  // BLAS leaves c * beta; an empty sum is 0
+        c *= beta;
+        return;
+    }
+    blas_single_threaded();
+    int threads = 1;
+#ifdef _OPENMP
+    if (!omp_in_parallel() && worth_splitting(m, n, k)) threads = std::min<int>(omp_get_max_threads(), static_cast<int>(m / 16));
+#endif
+    if (threads <= 1) {
+        gemm_rows(alpha, a, ta, b, tb, beta, c, 0, m);
+        return;
+    }
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int t = 0; t < threads; ++t) {
+        const Eigen::Index row0 = m * t / threads, row1 = m * (t + 1) / threads;
+        gemm_rows(alpha, a, ta, b, tb, beta, c, row0, row1 - row0);
+    }
+}
+
+Matrix matmul(const ConstMatrixView& a, const ConstMatrixView& b) {
+    Matrix c(a.rows(), b.cols());
+    gemm(1.0f, a, Transpose::No, b, Transpose::No, 0.0f, c);
+    return c;
+}
+
+Matrix matmul_transposed(const ConstMatrixView& a, const ConstMatrixView& b) {
+    Matrix c(a.rows(), b.rows());
+    gemm(1.0f, a, Transpose::No, b, Transpose::Yes, 0.0f, c);
+    return c;
+}
+
+std::string blas_description() {
+    return std::string(openblas_get_config()) + " (kernels: " + openblas_get_corename() + ")";
+}
+
+}  // namespace attn

@@ -1,0 +1,37 @@
+#pragma once
+// The engine's large matrix products, through OpenBLAS: its kernels are chosen for the
+// CPU when the program starts (AVX2, AVX-512, ...), so the portable build (the Debian
+// package, built without -march=native) multiplies as fast as a build for this machine.
+// Eigen's own products, compiled for plain x86-64, use SSE2 only: several times slower.
+//
+// OpenBLAS runs single-threaded here; the engine splits the work itself (rows of a
+// product, or heads) over OpenMP's threads, so that one setting (OMP_NUM_THREADS)
+// controls all threads and a product computed in a thread never starts threads of its own.
+#include <string>
+
+#include "numerics/tensor.h"
+
+namespace attn {
+
+// A view of a row-major matrix or of a block of one (rows may be further apart than cols).
+using MatrixView = Eigen::Ref<Matrix, 0, Eigen::OuterStride<>>;
+using ConstMatrixView = Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>;
+
+enum class Transpose { No, Yes };
+
+// c = alpha * op(a) @ op(b) + beta * c, op(x) = x or x^T; c must already have its shape.
+// Outside a parallel region, a product large enough is split by rows of c over the
+// OpenMP threads: each element is still one BLAS dot product in the same order, so the
+// result does not depend on the number of threads.
+void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
+          MatrixView c);
+
+// a @ b: (m x k) @ (k x n) -> m x n
+Matrix matmul(const ConstMatrixView& a, const ConstMatrixView& b);
+// a @ b^T: (m x k) @ (n x k)^T -> m x n, as queries @ keys.transpose()
+Matrix matmul_transposed(const ConstMatrixView& a, const ConstMatrixView& b);
+
+// The BLAS library in use and the CPU kernels it chose ("OpenBLAS 0.3.21 ... Haswell").
+std::string blas_description();
+
+}  // namespace attn
