@@ -15,17 +15,17 @@
 
 namespace {
 
-// Median wall time of the forward pass with every stage recorded, the module
+// Median wall time of the forward pass keeping the stages to be written, the module
 // already built (as PyTorch's forward is timed); the embedding table and printing
 // are not timed.
-attn::Timing time_forward(const attn::Run& run, const attn::Settings& s, int runs) {
+attn::Timing time_forward(const attn::Run& run, const attn::Settings& s, const attn::KeptStages& keep, int runs) {
     const attn::Matrix& x = run.trace.model.at("inputs");
     const attn::Matrix* x2 = run.tokens2 ? &run.trace.model.at("inputs2") : nullptr;
     const attn::AttentionModule module = attn::build_attention(static_cast<int>(x.cols()), attn::attention_config(s));
     std::vector<double> us;
     for (int i = 0; i < runs; ++i) {
         const auto start = std::chrono::steady_clock::now();
-        const attn::Trace t = attn::forward(module, x, x2);
+        const attn::Trace t = attn::forward(module, x, x2, keep);
         us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
     }
     std::nth_element(us.begin(), us.begin() + static_cast<long>(us.size() / 2), us.end());
@@ -51,7 +51,11 @@ int main(int argc, char** argv) {
         // text is gigabytes of JSON, minutes after the forward pass is done.
         attn::Budget budget = attn::budget_for(s);
         budget.output = o.output;
-        const attn::Run run = attn::compute(s, budget);
+        // A head keeps only the stages to be written: --stages output at 8192 tokens holds
+        // no T x T matrix per head (kept_stages.h).
+        const attn::KeptStages keep =
+            o.output.stages.empty() || o.output.emit_pytorch ? attn::KeptStages{} : attn::KeptStages::only(o.output.stages);
+        const attn::Run run = attn::compute(s, budget, keep);
         if (o.output.emit_pytorch) {
             std::cout << attn::emit_pytorch(s, run);
             return std::cout.good() ? 0 : 1;
@@ -61,7 +65,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         std::optional<attn::Timing> timing;
-        if (o.output.time_runs > 0) timing = time_forward(run, s, o.output.time_runs);
+        if (o.output.time_runs > 0) timing = time_forward(run, s, keep, o.output.time_runs);
         attn::write_run_json(std::cout, run, o.output.stages, timing);
         return std::cout.good() ? 0 : 1;
     } catch (const std::bad_alloc&) {

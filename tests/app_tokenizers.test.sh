@@ -122,12 +122,12 @@ click "$x" "$y"
 hold ctrl+a
 xdotool keydown ctrl+v; sleep 0.15; xdotool keyup ctrl+v  # shorter than ImGui's key repeat delay
 wait_state "len(s['text']) >= 1000000 and s['error'] is not None and not s['computing']"
-check "a 1 MB paste is refused with the token cap" grep -q "tokens; at most 4096" <(json "$STATE" "s['error']")
+check "a 1 MB paste is refused with the token cap" grep -q "tokens; at most 8192" <(json "$STATE" "s['error']")
 check "the last good chips stay" test "$(json "$STATE" "[c['text'] for c in s['chips']]")" = '["hello", "there"]'
 read -r x y <<<"$(widget_centre tokenizer_gpt2)"
 start=$(date +%s%N)
 click "$x" "$y"
-wait_state "s['tokenizer'] == 'gpt2' and not s['computing'] and 'at most 4096' in (s['error'] or '')"
+wait_state "s['tokenizer'] == 'gpt2' and not s['computing'] and 'at most 8192' in (s['error'] or '')"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "with 1 MB in the box, switching to GPT-2 answers in ${ms} ms (< 10 s)" test "$ms" -lt 10000
 quit_app
@@ -138,7 +138,7 @@ wait "$CLIP" 2>/dev/null
 # 100 KB for GPT-2 (an argument: Linux caps one at 128 KB) and a 600-token text.
 shot big-gpt2 --tokenizer gpt2 --text "$(python3 -c 'print("The quick brown fox jumps. " * 4000, end="")')"
 check "100 KB with GPT-2 renders within the time limit" test -s "$WORK/big-gpt2.png"
-check "100 KB with GPT-2 says the token cap" grep -q "at most 4096" <(json "$WORK/big-gpt2.json" "s['error']")
+check "100 KB with GPT-2 says the token cap" grep -q "at most 8192" <(json "$WORK/big-gpt2.json" "s['error']")
 shot many --text "$(python3 -c 'print(" ".join(f"w{i}" for i in range(600)))')"
 check "600 tokens: only 512 chips are drawn" test "$(json "$WORK/many.json" "len(s['chips'])")" = 512
 

@@ -48,15 +48,18 @@ expect_error "memory budget 2X" "--memory-budget needs a size" --memory-budget 2
 # The memory budget: more than the machine holds is refused at once, in one line
 # naming what to lower (issue 9: killed at 23 GB; std::bad_alloc, exit 134).
 words4096=$(python3 -c "print(' '.join('w%d' % (i % 50) for i in range(4096)))")
+words8192=$(python3 -c "print(' '.join('w%d' % (i % 50) for i in range(8192)))")
 budget_refusal() {  # budget_refusal NAME PATTERN ARGS...: refused within 3 s
     local name=$1 started=$SECONDS
     expect_error "$@"
     if ((SECONDS - started > 3)); then fail "$name" "took $((SECONDS - started)) s to refuse"; fi
 }
-budget_refusal "64 heads, batch 64, 4096 words" "needs about .* GB of memory .*batch \(64\)" \
-    --variant mha --heads 64 --d-in 256 --d-out 256 --batch 64 --text "$words4096" --stages output
-budget_refusal "64 heads of 4096, 4096 words" "needs about .* GB of memory .*4096 tokens" \
-    --variant mha --heads 64 --d-in 4096 --d-out 4096 --text "$words4096" --stages output
+# Only the output is kept, but the dropout draws of every batch element and head (one
+# bit each) are made first: 34 GB.
+budget_refusal "64 heads, batch 64, dropout, 8192 words" "needs about .* GB of memory .*batch \(64\)" \
+    --variant mha --heads 64 --d-in 256 --d-out 256 --batch 64 --dropout 0.5 --text "$words8192" --stages output
+budget_refusal "every head's weights, 64 heads of 4096 words" "needs about .* GB of memory \(budget 2.0 GB\): .*4096 tokens" \
+    --variant mha --heads 64 --d-in 4096 --d-out 4096 --text "$words4096" --stages weights --memory-budget 2G
 budget_refusal "cross, 64 heads of 4096" "needs about .* GB of memory .*d_in \(4096\)" \
     --variant cross --heads 64 --d-in 4096 --d-out 4096 --text "$words4096" --stages output
 budget_refusal "a small budget refuses a moderate run" "needs about .* of memory \(budget 64 MB\)" \

@@ -252,6 +252,38 @@ TEST_CASE("recompute_dropout after changing only dropout settings equals a fresh
         }
 }
 
+TEST_CASE("what a forward keeps changes no number: the output and every kept stage are the same", "[properties]") {
+    std::mt19937 rng(77);
+    for (std::vector<std::string> args : random_configs()) {
+        // Some texts past 128 tokens, so that heads computed in blocks of rows are covered.
+        const auto text = std::find(args.begin(), args.end(), "--text") + 1;
+        if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
+            std::string long_text = *text;
+            while (long_text.size() < 900) long_text += " " + *text;
+            *text = long_text;
+        }
+        INFO("attnscope-cli " << joined(args));
+        const attn::Settings s = settings_of(args);
+        const attn::Run all = attn::compute(s);
+        const int heads = static_cast<int>(all.trace.heads.size());
+        const int detail = std::uniform_int_distribution<int>(0, heads - 1)(rng);
+        for (const attn::KeptStages& keep : {attn::KeptStages::only({"output"}), attn::KeptStages::only({"weights", "values"}, detail),
+                                             attn::KeptStages::only({"scores", "context"})}) {
+            const attn::Run some = attn::compute(s, attn::budget_for(s), keep);
+            REQUIRE(some.trace.output.size() == all.trace.output.size());
+            for (size_t b = 0; b < all.trace.output.size(); ++b) CHECK(some.trace.output[b] == all.trace.output[b]);
+            for (int h = 0; h < heads; ++h)
+                for (const attn::Stage& st : all.trace.heads[static_cast<size_t>(h)].stages) {
+                    const attn::Stage* kept = some.trace.heads[static_cast<size_t>(h)].find(st.name);
+                    INFO("head " << h << " stage " << st.name);
+                    // Simplified attention has no stage but scores, weights and context to leave out.
+                    CHECK((kept != nullptr) == (keep.keeps(h, st.name) || s.attention.variant == attn::Variant::Simplified));
+                    if (kept) CHECK(kept->value == st.value);
+                }
+        }
+    }
+}
+
 TEST_CASE("a fully masked row is reported by softmax_rows, not turned into NaN", "[properties]") {
     const float inf = std::numeric_limits<float>::infinity();
     Matrix scores(3, 3);

@@ -95,6 +95,11 @@ Matrix causal_mask(int rows, int cols) {
     return m;
 }
 
+bool is_causal(const AttentionConfig& cfg) {
+    return cfg.variant == Variant::Mha || cfg.variant == Variant::Causal || cfg.variant == Variant::MhaWrapper ||
+           (cfg.causal && cfg.variant != Variant::Simplified);
+}
+
 Matrix softmax_rows(const Matrix& scores) {
     Matrix out = scores;
     for (Eigen::Index i = 0; i < out.rows(); ++i) softmax_row(&out(i, 0), out.cols(), out.cols(), 1.0f, i);
@@ -235,7 +240,7 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
         key_axis = Axis::KeyTokens;
     }
     const bool mha = cfg.variant == Variant::Mha;
-    t.causal = mha || cfg.variant == Variant::Causal || cfg.variant == Variant::MhaWrapper || cfg.causal;
+    t.causal = is_causal(cfg);
     const int H = cfg.heads;
     const Eigen::Index T = x.rows(), S = kv_input->rows();
     const Draws draws = draw_dropout(cfg, t, H, T, S);

@@ -64,6 +64,10 @@ void attention_output(Trace& trace, const AttentionConfig& cfg);
 // Builds the module from cfg.seed and runs its forward.
 Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg, const KeptStages& keep = {});
 
+// Whether the module hides the future (triu(ones, 1)): CausalAttention and the multi-head
+// modules always, self-v1/self-v2/cross with causal set (004's causal section).
+bool is_causal(const AttentionConfig& cfg);
+
 // softmax over each row, as torch.softmax(dim=-1) in float; -inf gives 0.
 // Throws ConfigError if a row is -inf throughout (torch would silently give NaN).
 Matrix softmax_rows(const Matrix& scores);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attention/pipeline.h"
+#include "numerics/gemm.h"
 
 namespace attn {
 
@@ -17,8 +18,9 @@ namespace {
 
 // Rates measured on the project's 2-core machine (release build), taken low so that an
 // admitted run finishes well inside the budget's time even when the machine is shared.
-constexpr double kFlopsPerSecond = 10e9;       // matrix products (Eigen sgemm, both cores)
+constexpr double kFlopsPerSecond = 20e9;       // matrix products (OpenBLAS, both cores; 55e9 measured with softmax)
 constexpr double kElementsPerSecond = 0.6e9;   // softmax, masks, copies: per element touched, both cores
+constexpr double kKeptPerSecond = 0.2e9;       // a kept T x S element: fresh pages cleared, written (measured 0.25e9)
 constexpr double kDrawsPerSecond = 200e6;      // generator draws, in bulk (uniform and normal)
 constexpr double kJsonNumbersPerSecond = 6e6;  // the CLI's JSON (measured 9.3M/s)
 constexpr double kExportNumbersPerSecond = 3.5e6;  // --export: .npy, .csv and trace.json (measured 5.5M/s)
@@ -36,6 +38,7 @@ struct Shapes {
     bool simplified = false, mha = false;
     bool dropout_stages = false;               // the trace keeps dropout_mask and dropped_weights
     bool draws_dropout = false;                // the forward draws a Bernoulli per weight
+    bool causal = false;                       // row i sees keys 0..i only
 };
 
 Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
@@ -56,6 +59,7 @@ Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
     if (x.mha) x.hd = x.hv = std::max(1, cfg.d_out / std::max(1, cfg.heads));
     x.dropout_stages = variant_has_dropout(x.v);
     x.draws_dropout = x.dropout_stages && cfg.training && cfg.dropout > 0.0 && cfg.dropout < 1.0;
+    x.causal = is_causal(cfg);
     x.context_length = s.pos ? static_cast<double>(s.context_length.value_or(tokens)) : 0.0;
     return x;
 }
@@ -78,17 +82,29 @@ std::string joined_or(const std::vector<std::string>& items) {
     return out;
 }
 
-// Peak memory in floats, as terms with the settings that grow each. Per head: the T x S
-// matrices the trace keeps (scores, scaled, mask, masked, weights; dropout mask and
-// dropped weights), its projections and their products. attention_output makes a factor
-// matrix for every batch element and head (ones when nothing is dropped) and keeps them
-// all until the outputs are done; only the first element's move into the trace, and only
-// for variants that show dropout. Then the temporaries of two threads and the shared
-// mask, the model's inputs and tables, the outputs.
-std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t tokens) {
-    const double TS = x.T * x.S;
-    const double squares = TS * x.H * (x.simplified ? 2.0 : 5.0 + (x.dropout_stages ? 2.0 : 0.0));
-    const double factors = x.simplified ? 0.0 : (x.dropout_stages ? x.B - 1.0 : x.B) * x.H * TS + 3.0 * TS;
+// The T x S stages the heads keep, counted in matrices (one head's scores is one).
+double kept_squares(const Shapes& x, const KeptStages& keep) {
+    if (x.simplified) return 2.0;  // scores and weights
+    std::vector<const char*> names{"scores", "scaled_scores", "mask", "masked_scores", "weights"};
+    if (x.dropout_stages) names.insert(names.end(), {"dropout_mask", "dropped_weights"});
+    double n = 0.0;
+    for (const char* name : names)
+        for (int h = 0; h < static_cast<int>(x.H); ++h) n += keep.keeps(h, name) ? 1.0 : 0.0;
+    return n;
+}
+
+// Peak memory in floats, as terms with the settings that grow each. The T x S matrices
+// each head keeps (scores, scaled, mask, masked, weights; dropout mask and dropped
+// weights), and while a thread works on a head its temporaries: the four pre-softmax
+// matrices and a factor matrix when a head keeps any of them, else blocks of 128 rows.
+// The dropout draws of every batch element and head, one bit each. Then each head's
+// projections and their products, the model's inputs and tables, the outputs.
+std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t tokens, const KeptStages& keep) {
+    const double TS = x.T * x.S, threads = std::min<double>(engine_threads(), x.H);
+    const double squares = kept_squares(x, keep) * TS;
+    // A head that keeps any T x S stage computes its weights whole.
+    const double temporaries = x.simplified ? 0.0 : threads * (squares > 0.0 ? 5.0 * TS : 2.0 * 128.0 * x.S);
+    const double draws = x.draws_dropout ? x.B * x.H * TS / 32.0 : 0.0;
     const double heads = x.simplified ? 0.0 : x.H * (x.d * (2.0 * x.hd + x.hv) * 2.0 + x.T * x.hd + x.S * (x.hd + x.hv) + x.T * x.hv);
     const double tables = 3.0 * (x.T + x.S) * x.d + x.context_length * x.d;
     const double outputs = x.B * x.T * x.H * x.hv + x.T * x.H * x.hv + (x.mha ? 2.0 * x.d_out * x.d_out + 3.0 * x.T * x.d_out : 0.0);
@@ -103,31 +119,35 @@ std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t token
     if (x.H > 1) square_knobs.push_back(h);
     std::vector<std::string> factor_knobs = square_knobs;
     if (x.B > 1) factor_knobs.push_back(b);
-    return {{squares, joined_or(square_knobs)},
-            {factors, joined_or(factor_knobs)},
+    return {{squares + temporaries, joined_or(square_knobs)},
+            {draws, joined_or(factor_knobs)},
             {heads, joined_or({d_in, d_out, std::string(h)})},
             {tables, "context_length (" + std::to_string(static_cast<long long>(x.context_length)) + ") or " + d_in},
             {outputs, joined_or({std::string(b), d_out})}};
 }
 
-// Seconds of one forward with the module and tables built: matrix products, passes over
-// the T x S matrices, generator draws. mha computes its heads in parallel; the other
-// variants one after another, so their element passes run on one core (counted twice).
-double compute_seconds(const Shapes& x, const Settings& s) {
-    const double TS = x.T * x.S;
+// Seconds of one forward with the module and tables built: matrix products (under a
+// causal mask only the keys each query sees), passes over the T x S elements a head
+// computes (scale, mask, softmax, dropout), the T x S stages it keeps, generator draws.
+// Measured at 8192 tokens, mha 12 x 64, 2 threads (AVX-512 EPYC): 2.6 s keeping only the
+// output, 10.4 s keeping every head's weights and one head's every stage, more than half
+// of it the kernel clearing the 5 GB of fresh pages those hold.
+double compute_seconds(const Shapes& x, const Settings& s, const KeptStages& keep) {
+    const double TS = x.T * x.S, seen = x.simplified ? TS : (x.causal ? 0.5 : 1.0) * TS;
     const double flops = (x.simplified ? 0.0 : 2.0 * x.H * x.d * (x.T * x.hd + x.S * (x.hd + x.hv))) +
-                         2.0 * x.H * TS * x.hd +                                 // scores
-                         (x.simplified ? 2.0 * TS * x.hv : 2.0 * x.H * TS * x.hv * x.B) +  // context per batch element
-                         (x.mha ? 2.0 * x.B * x.T * x.d_out * x.d_out : 0.0);    // out_proj
-    const double head_passes = x.mha ? 20.0 : 40.0;
-    const double output_passes = x.simplified ? 0.0 : 5.0 * x.B * (x.H >= 2 ? 1.0 : 2.0);
-    const double elements = x.H * TS * (head_passes + output_passes) + x.B * x.T * x.H * x.hv;
+                         2.0 * x.H * seen * x.hd +                                   // scores
+                         (x.simplified ? 2.0 * TS * x.hv : 2.0 * x.H * seen * x.hv * x.B) +  // context per batch element
+                         (x.mha ? 2.0 * x.B * x.T * x.d_out * x.d_out : 0.0);        // out_proj
+    const double passes = 5.0 + (x.draws_dropout ? 2.0 * x.B : 0.0);
+    const double kept = kept_squares(x, keep) * TS;
+    const double elements = x.H * seen * passes + x.B * x.T * x.H * x.hv;
     const bool random_table = s.embedding == "random" || s.tokenizer != "words" || s.d_in != 3 || s.vocab_size;
     const double vocab = static_cast<double>(s.vocab_size.value_or(s.tokenizer == "gpt2" ? 50257 : 50000));
     const double params = x.simplified ? 0.0 : x.H * x.d * (2.0 * x.hd + x.hv) + (x.mha ? x.d_out * x.d_out : 0.0);
-    const double draws = (x.draws_dropout ? x.B * x.H * TS : 0.0) + params + (random_table ? vocab * x.d : 0.0) +
+    const double draws = (x.draws_dropout ? 2.0 * x.B * x.H * TS : 0.0) + params + (random_table ? vocab * x.d : 0.0) +
                          x.context_length * x.d;
-    return kTimeMargin * (flops / kFlopsPerSecond + elements / kElementsPerSecond + draws / kDrawsPerSecond);
+    return kTimeMargin * (flops / kFlopsPerSecond + elements / kElementsPerSecond + kept / kKeptPerSecond +
+                          draws / kDrawsPerSecond);
 }
 
 // Numbers each stage holds, as the CLI writes them: the JSON, or with --export the
@@ -160,15 +180,15 @@ std::vector<std::pair<std::string, double>> stage_numbers(const Shapes& x, const
 
 }  // namespace
 
-WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2) {
+WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2, const KeptStages& keep) {
     const Shapes x = shapes_of(s, tokens, tokens2);
-    const std::vector<Term> terms = memory_terms(x, s, tokens);
+    const std::vector<Term> terms = memory_terms(x, s, tokens, keep);
     double floats = 0.0;
     for (const Term& t : terms) floats += t.amount;
     WorkEstimate w;
     w.bytes = kBaseBytes + kOverhead * kBytesPerFloat * floats;
     w.lower = dominant(terms);
-    w.seconds = compute_seconds(x, s);
+    w.seconds = compute_seconds(x, s, keep);
     w.forward_seconds = w.seconds;  // the tables are drawn once, counted again for --time: safe
     w.stage_numbers = stage_numbers(x, s);
     return w;

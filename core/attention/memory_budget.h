@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention/kept_stages.h"
 #include "settings/settings.h"
 
 namespace attn {
@@ -21,8 +22,9 @@ struct WorkEstimate {
 };
 
 // The shapes of a run of `s` whose texts have `tokens` and `tokens2` tokens (0: no
-// second text). Counts what attention.cpp and embedding.cpp allocate.
-WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2);
+// second text), keeping `keep` of each head. Counts what attention.cpp, head_forward.cpp
+// and embedding.cpp allocate.
+WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2, const KeptStages& keep = {});
 
 // What the CLI does with a run besides computing it: its time counts too.
 struct OutputRequest {

@@ -10,7 +10,9 @@ namespace attn {
 
 namespace {
 
-constexpr size_t kMaxTokens = 4096;
+// A longer text is refused before it is embedded. At 8192 tokens, 12 heads of a 768-wide
+// mha are 3 GB of weights alone: the budget decides what of such a run can be kept.
+constexpr size_t kMaxTokens = 8192;
 constexpr int64_t kWordsVocabSize = 50000;  // seed 004's nn.Embedding(50_000, 3)
 constexpr int64_t kMaxTableElements = 400'000'000;
 
@@ -138,9 +140,10 @@ std::vector<Tokenized> tokenize_texts(const Settings& s, int64_t& tokenizer_voca
     return tokenized;
 }
 
-WorkEstimate estimate_tokenized(const Settings& s, const std::vector<Tokenized>& tokenized) {
+WorkEstimate estimate_tokenized(const Settings& s, const std::vector<Tokenized>& tokenized,
+                                const KeptStages& keep = {}) {
     const int64_t tokens2 = tokenized.size() > 1 ? static_cast<int64_t>(tokenized[1].ids.size()) : 0;
-    return estimate_work(s, static_cast<int64_t>(tokenized[0].ids.size()), tokens2);
+    return estimate_work(s, static_cast<int64_t>(tokenized[0].ids.size()), tokens2, keep);
 }
 
 }  // namespace
@@ -150,11 +153,11 @@ WorkEstimate estimate_run(const Settings& s) {
     return estimate_tokenized(s, tokenize_texts(s, tokenizer_vocab));
 }
 
-Embedded embed_texts(const Settings& s, const Budget& budget) {
+Embedded embed_texts(const Settings& s, const Budget& budget, const KeptStages& keep) {
     check_ranges(s);  // values set by code or typed into the app have not been parsed
     int64_t tokenizer_vocab = 0;
     std::vector<Tokenized> tokenized = tokenize_texts(s, tokenizer_vocab);
-    check_budget(estimate_tokenized(s, tokenized), budget);  // before the tables and the trace are allocated
+    check_budget(estimate_tokenized(s, tokenized, keep), budget);  // before the tables and the trace are allocated
     Embedded e;
     e.stages = embed(s, tokenized, tokenizer_vocab, e);
     e.tokens = std::move(tokenized[0]);
@@ -167,16 +170,16 @@ namespace {
 // The attention part of a run, checked against the budget first: a front end that keeps
 // its Embedded across changes of heads, batch or d_out (the app's worker) reaches here
 // without passing embed_texts' check, and 64 heads of 4096 tokens need tens of GB.
-Run attend_within(const Settings& s, const Embedded& e, const Budget& budget) {
+Run attend_within(const Settings& s, const Embedded& e, const Budget& budget, const KeptStages& keep) {
     const int64_t tokens2 = e.tokens2 ? static_cast<int64_t>(e.tokens2->ids.size()) : 0;
-    check_budget(estimate_work(s, static_cast<int64_t>(e.tokens.ids.size()), tokens2), budget);
+    check_budget(estimate_work(s, static_cast<int64_t>(e.tokens.ids.size()), tokens2, keep), budget);
     Run run;
     run.tokens = e.tokens;
     run.tokens2 = e.tokens2;
     run.embedding = e.embedding;
     run.vocab_size = e.vocab_size;
     const Matrix* x2 = e.stages.size() > 1 ? &e.stages[1].inputs : nullptr;
-    run.trace = run_attention(e.stages[0].inputs, x2, attention_config(s));
+    run.trace = run_attention(e.stages[0].inputs, x2, attention_config(s), keep);
 
     // The embedding stages come first in the pipeline.
     StageList front;
@@ -189,11 +192,15 @@ Run attend_within(const Settings& s, const Embedded& e, const Budget& budget) {
 
 }  // namespace
 
-Run attend(const Settings& s, const Embedded& e) { return attend_within(s, e, budget_for(s)); }
+Run attend(const Settings& s, const Embedded& e, const KeptStages& keep) {
+    return attend_within(s, e, budget_for(s), keep);
+}
 
 Run compute(const Settings& s) { return compute(s, budget_for(s)); }
 
-Run compute(const Settings& s, const Budget& budget) { return attend_within(s, embed_texts(s, budget), budget); }
+Run compute(const Settings& s, const Budget& budget, const KeptStages& keep) {
+    return attend_within(s, embed_texts(s, budget, keep), budget, keep);
+}
 
 void recompute_dropout(Run& run, const Settings& s) { attention_output(run.trace, attention_config(s)); }
 

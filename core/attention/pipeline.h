@@ -44,16 +44,17 @@ AttentionConfig attention_config(const Settings& s);  // resolves defaults (d_ou
 bool same_embedding(const Settings& a, const Settings& b);
 // Both refuse, before anything large is allocated, what exceeds `budget`
 // (memory_budget.h; by default the machine's, or the settings' --memory-budget).
-Embedded embed_texts(const Settings& s, const Budget& budget);
+Embedded embed_texts(const Settings& s, const Budget& budget, const KeptStages& keep = {});
 // What a run of `s` will cost, from its token counts (the texts are only tokenized).
 WorkEstimate estimate_run(const Settings& s);
 Embedded embed_texts(const Settings& s);
-Run attend(const Settings& s, const Embedded& e);
+// `keep`: the stages of each head the run's trace holds (kept_stages.h; by default all).
+Run attend(const Settings& s, const Embedded& e, const KeptStages& keep = {});
 
 // The whole forward path. Throws std::runtime_error subclasses (InputError,
 // ArgsError, ConfigError, TokenizeError) whose what() is a one-line message.
 Run compute(const Settings& s);
-Run compute(const Settings& s, const Budget& budget);
+Run compute(const Settings& s, const Budget& budget, const KeptStages& keep = {});
 
 // Reruns only what follows the softmax weights (dropout, context, output): what a
 // change of the dropout rate, training mode or dropout seed needs.

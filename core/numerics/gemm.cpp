@@ -77,6 +77,14 @@ Matrix matmul_transposed(const ConstMatrixView& a, const ConstMatrixView& b) {
     return c;
 }
 
+int engine_threads() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
 std::string blas_description() {
     return std::string(openblas_get_config()) + " (kernels: " + openblas_get_corename() + ")";
 }

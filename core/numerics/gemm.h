@@ -31,6 +31,9 @@ Matrix matmul(const ConstMatrixView& a, const ConstMatrixView& b);
 // a @ b^T: (m x k) @ (n x k)^T -> m x n, as queries @ keys.transpose()
 Matrix matmul_transposed(const ConstMatrixView& a, const ConstMatrixView& b);
 
+// The threads the engine's loops use (OMP_NUM_THREADS; 1 without OpenMP).
+int engine_threads();
+
 // The BLAS library in use and the CPU kernels it chose ("OpenBLAS 0.3.21 ... Haswell").
 std::string blas_description();
 
