@@ -6,6 +6,7 @@
 #include <string>
 
 #include "attention/attention.h"
+#include "numerics/exp_rows.h"
 
 namespace attn {
 
@@ -70,7 +71,7 @@ void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d
     if ((r == kMinusInf).any())
         for (Eigen::Index j = 0; j < seen; ++j)
             if (row[j] == kMinusInf) minus_inf.push_back(j);
-    r = (r - max).exp();
+    exp_shifted(row, seen, max);
     for (const Eigen::Index j : minus_inf) row[j] = 0.0f;
     r *= 1.0f / r.sum();  // torch multiplies by 1 / sum
     std::fill(row + seen, row + width, 0.0f);
