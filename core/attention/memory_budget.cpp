@@ -122,7 +122,8 @@ std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t token
     return {{squares + temporaries, joined_or(square_knobs)},
             {draws, joined_or(factor_knobs)},
             {heads, joined_or({d_in, d_out, std::string(h)})},
-            {tables, "context_length (" + std::to_string(static_cast<long long>(x.context_length)) + ") or " + d_in},
+            // Without --pos there is no positional table to shorten.
+            {tables, x.context_length > 0 ? "context_length (" + std::to_string(static_cast<long long>(x.context_length)) + ") or " + d_in : d_in},
             {outputs, joined_or({std::string(b), d_out})}};
 }
 
