@@ -26,8 +26,11 @@ MersenneTwister::MersenneTwister(uint32_t seed) {
 // The twist and the tempering are plain loops the compiler vectorises; compiled for
 // x86-64 they use 4-lane SSE2, so a copy for AVX2 (8 lanes) is made too and the
 // program picks one when it starts (GCC's target_clones): the portable build draws as
-// fast as one for this machine. The words are the same either way.
-#if defined(__x86_64__) && !defined(__clang__)
+// fast as one for this machine. The words are the same either way. Not in sanitizer
+// builds: the choice is made by an ifunc resolver that runs while the program is being
+// loaded, before ThreadSanitizer's runtime, whose instrumentation of it crashed the
+// ThreadSanitizer build at start.
+#if defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 #define ATTN_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define ATTN_VECTOR_CLONES
