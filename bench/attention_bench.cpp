@@ -34,7 +34,7 @@ BENCHMARK(BM_BookMultiHead)->Unit(benchmark::kMicrosecond);
 
 // What the app keeps of a run: every head's weights (its overview) and values (what a
 // dropout change reruns from), and every stage of the head on screen.
-attn::KeptStages app_view() { return attn::KeptStages::only({"weights", "values"}, /*detail_head=*/0); }
+attn::KeptStages app_view() { return attn::KeptStages::overview_and(0); }
 
 // MultiHeadAttention(768, 768, T, 0.0, num_heads=12) on one sequence of T tokens.
 void multi_head_768(benchmark::State& state, const attn::KeptStages& keep) {

@@ -67,7 +67,7 @@ TEST_CASE("the estimate grows with the shapes that cost memory", "[budget]") {
     // GB (the target for attnscope-cli --stages output: 1 GB at 4096, 2 GB at
     // 8192), every head's weights and one head's every stage in ~5 GB.
     const attn::KeptStages output = attn::KeptStages::only({"output"});
-    const attn::KeptStages app = attn::KeptStages::only({"weights", "values"}, 0);
+    const attn::KeptStages app = attn::KeptStages::overview_and(0);
     const double T = 8192;
     CHECK(attn::estimate_work(mha(12, 768, 8192), 8192, 0, output).bytes < 1e9);
     CHECK(attn::estimate_work(mha(12, 768, 8192), 8192, 0, app).bytes > (12.0 + 6) * T * T * 4);

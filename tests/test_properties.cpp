@@ -13,6 +13,7 @@
 
 #include "attention/attention.h"
 #include "attention/pipeline.h"
+#include "attention/stage_catalogue.h"
 #include "settings/settings.h"
 
 using attn::Matrix;
@@ -267,8 +268,13 @@ TEST_CASE("what a forward keeps changes no number: the output and every kept sta
         const attn::Run all = attn::compute(s);
         const int heads = static_cast<int>(all.trace.heads.size());
         const int detail = std::uniform_int_distribution<int>(0, heads - 1)(rng);
-        for (const attn::KeptStages& keep : {attn::KeptStages::only({"output"}), attn::KeptStages::only({"weights", "values"}, detail),
-                                             attn::KeptStages::only({"scores", "context"})}) {
+        // And a random choice of a head's stages, one by one (--stages W_key once kept nothing).
+        std::vector<std::string> some_names;
+        for (const std::string& name : attn::stage_names_in(attn::StagePlace::Head))
+            if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) some_names.push_back(name);
+        INFO("random choice: " << joined(some_names));
+        for (const attn::KeptStages& keep : {attn::KeptStages::only({"output"}), attn::KeptStages::overview_and(detail),
+                                             attn::KeptStages::only({"scores", "context"}), attn::KeptStages::only(some_names)}) {
             const attn::Run some = attn::compute(s, attn::budget_for(s), keep);
             REQUIRE(some.trace.output.size() == all.trace.output.size());
             for (size_t b = 0; b < all.trace.output.size(); ++b) CHECK(some.trace.output[b] == all.trace.output[b]);

@@ -207,14 +207,16 @@ void simplified(Trace& t, int batch) {
     t.output.assign(static_cast<size_t>(batch), context);
 }
 
-void add_projections(HeadTrace& h, const Projections& p) {
-    h.add("W_query", p.W_query);
-    h.add("W_key", p.W_key);
-    h.add("W_value", p.W_value);
+// The projections as the head sees them, each if `keeps` it.
+template <class Keeps>
+void add_projections(HeadTrace& h, const Projections& p, const Keeps& keeps) {
+    if (keeps("W_query")) h.add("W_query", p.W_query);
+    if (keeps("W_key")) h.add("W_key", p.W_key);
+    if (keeps("W_value")) h.add("W_value", p.W_value);
     if (p.b_query) {
-        h.add("b_query", *p.b_query);
-        h.add("b_key", *p.b_key);
-        h.add("b_value", *p.b_value);
+        if (keeps("b_query")) h.add("b_query", *p.b_query);
+        if (keeps("b_key")) h.add("b_key", *p.b_key);
+        if (keeps("b_value")) h.add("b_value", *p.b_value);
     }
 }
 
@@ -271,13 +273,13 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
     for (int h = 0; h < H; ++h) errors.run([&] {
         HeadTrace& head = t.heads[static_cast<size_t>(h)];
         const auto keeps = [&](const char* name) { return keep.keeps(h, name); };
-        if (keeps("W_query")) {  // the projections, as the head sees them
-            const Projections& all = m.projections[mha ? 0 : static_cast<size_t>(h)];
-            add_projections(head, mha ? Projections{slice(all.W_query, h), slice(all.W_key, h), slice(all.W_value, h),
-                                                    slice_bias(all.b_query, h), slice_bias(all.b_key, h),
-                                                    slice_bias(all.b_value, h)}
-                                      : all);
-        }
+        const Projections& all = m.projections[mha ? 0 : static_cast<size_t>(h)];
+        if (!mha) add_projections(head, all, keeps);
+        else  // each head's columns of the split matrices
+            add_projections(head,
+                            Projections{slice(all.W_query, h), slice(all.W_key, h), slice(all.W_value, h),
+                                        slice_bias(all.b_query, h), slice_bias(all.b_key, h), slice_bias(all.b_value, h)},
+                            keeps);
         Matrix own_queries, own_keys, own_values;  // the non-split modules' own projections
         if (!mha) {
             const Projections& p = m.projections[static_cast<size_t>(h)];

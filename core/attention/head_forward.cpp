@@ -98,9 +98,14 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int hea
             weights = &whole;
         }
     }
+    // The first batch element's dropout factors, whole, when a kept stage shows them.
     const DropoutDraws* first_draws = job.draws.empty() ? nullptr : job.draws[0];
+    const bool keep_factors = job.dropout_stages && keeps("dropout_mask");
+    Matrix factors;
+    if (keep_factors || (keep_dropped && first_draws))
+        factors = first_draws ? dropout_factors(*first_draws) : Matrix(Matrix::Ones(T, S));
     Matrix dropped_whole;
-    if (keep_dropped) dropped_whole = first_draws ? Matrix(weights->cwiseProduct(dropout_factors(*first_draws))) : *weights;
+    if (keep_dropped) dropped_whole = first_draws ? Matrix(weights->cwiseProduct(factors)) : *weights;
 
     std::vector<Matrix> contexts(job.draws.size(), Matrix(T, d_v));
     Matrix block, dropped;
@@ -129,8 +134,7 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int hea
     }
 
     if (!given && keeps("weights")) trace.add("weights", std::move(whole), job.key_axis);
-    if (job.dropout_stages && keeps("dropout_mask"))
-        trace.set("dropout_mask", first_draws ? dropout_factors(*first_draws) : Matrix(Matrix::Ones(T, S)), job.key_axis);
+    if (keep_factors) trace.set("dropout_mask", std::move(factors), job.key_axis);
     if (keep_dropped) trace.set("dropped_weights", std::move(dropped_whole), job.key_axis);
     if (keeps("context")) trace.set("context", contexts[0]);
     return contexts;

@@ -20,6 +20,8 @@ struct KeptStages {
     static KeptStages only(std::vector<std::string> names, int detail_head = -1) {
         return KeptStages{false, std::move(names), detail_head};
     }
+    // What the app's views need: every head's weights and values, every stage of `head`.
+    static KeptStages overview_and(int head) { return only({"weights", "values"}, head); }
     bool keeps(int head, std::string_view name) const {
         if (everything || head == detail_head) return true;
         for (const std::string& n : names)
