@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/file_io.h"
+#include "state/level_of_detail.h"
 
 namespace app {
 
@@ -144,15 +145,19 @@ void Heatmap::set_values(const attn::Matrix& m, uint64_t version, const attn::Ma
     if (version == version_) return;
     version_ = version;
     painted_ = false;
-    const bool same_size = values_ && cols_ == m.cols() && rows_ == m.rows();
-    cols_ = static_cast<int>(m.cols());
-    rows_ = static_cast<int>(m.rows());
-    attn::Matrix shown;
-    const float* data = m.data();
-    if (masked_by && masked_by->rows() == m.rows() && masked_by->cols() == m.cols()) {
-        shown = (masked_by->array() > 0.5f).select(-std::numeric_limits<float>::infinity(), m);
-        data = shown.data();
-    }
+    // GL's limit on a texture's side (8192 or 16384 on most drivers) and the screen's:
+    // larger matrices are drawn from their block means (state/level_of_detail.h).
+    static const int max_texels = [] {
+        GLint gl_max = 0;
+        glGetIntegerv(GL_MAX_TEXTURE_SIZE, &gl_max);
+        return std::min(kMaxHeatmapTexels, std::max(1, static_cast<int>(gl_max)));
+    }();
+    const TexelGrid grid = texels_for(m, masked_by, max_texels);
+    const float* data = grid.texels.empty() ? m.data() : grid.texels.data();
+    const bool same_size = values_ && cols_ == grid.cols && rows_ == grid.rows;
+    if (values_ && !same_size) finish_pending_drawing();  // its old storage is freed (gl.h)
+    cols_ = grid.cols;
+    rows_ = grid.rows;
     if (!values_) {
         glGenTextures(1, &values_);
         glBindTexture(GL_TEXTURE_2D, values_);
