@@ -93,17 +93,36 @@ double kept_squares(const Shapes& x, const KeptStages& keep) {
     return n;
 }
 
+// The T x S matrices a head allocates and does not keep, as head_forward.cpp does: the
+// four pre-softmax ones together when it keeps any, its weights whole when it keeps its
+// dropped weights only, the dropout factors when it keeps the dropped weights but not
+// them. The most any head of the run needs (threads work on heads side by side).
+double unkept_squares(const Shapes& x, const KeptStages& keep) {
+    if (x.simplified) return 0.0;
+    double most = 0.0;
+    for (int h = 0; h < static_cast<int>(x.H); ++h) {
+        const auto keeps = [&](const char* name) { return keep.keeps(h, name) ? 1.0 : 0.0; };
+        const double pre = keeps("scores") + keeps("scaled_scores") + keeps("mask") + keeps("masked_scores");
+        const double dropped = x.dropout_stages ? keeps("dropped_weights") : 0.0;
+        double n = pre > 0.0 ? 4.0 - pre : 0.0;
+        if (dropped > 0.0 && keeps("weights") == 0.0) n += 1.0;
+        if (dropped > 0.0 && x.draws_dropout && keeps("dropout_mask") == 0.0) n += 1.0;
+        most = std::max(most, n);
+    }
+    return most;
+}
+
 // Peak memory in floats, as terms with the settings that grow each. The T x S matrices
 // each head keeps (scores, scaled, mask, masked, weights; dropout mask and dropped
-// weights), and while a thread works on a head its temporaries: the four pre-softmax
-// matrices and a factor matrix when a head keeps any of them, else blocks of 128 rows.
+// weights), and while a thread works on a head its temporaries: the T x S matrices it
+// does not keep (unkept_squares), and blocks of 128 rows.
 // The dropout draws of every batch element and head, one bit each. Then each head's
 // projections and their products, the model's inputs and tables, the outputs.
 std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t tokens, const KeptStages& keep) {
     const double TS = x.T * x.S, threads = std::min<double>(engine_threads(), x.H);
     const double squares = kept_squares(x, keep) * TS;
     // A head that keeps any T x S stage computes its weights whole.
-    const double temporaries = x.simplified ? 0.0 : threads * (squares > 0.0 ? 5.0 * TS : 2.0 * 128.0 * x.S);
+    const double temporaries = x.simplified ? 0.0 : threads * (unkept_squares(x, keep) * TS + 2.0 * 128.0 * x.S);
     const double draws = x.draws_dropout ? x.B * x.H * TS / 32.0 : 0.0;
     const double heads = x.simplified ? 0.0 : x.H * (x.d * (2.0 * x.hd + x.hv) * 2.0 + x.T * x.hd + x.S * (x.hd + x.hv) + x.T * x.hv);
     const double tables = 3.0 * (x.T + x.S) * x.d + x.context_length * x.d;
