@@ -40,14 +40,30 @@ bool LiveRun::update() {
             error_ = done->error;
         }
     }
-    if (requested_any_ && controls == requested_controls_) return false;
+    if (requested_any_ && controls == requested_controls_) return ask_for_shown_head();
     requested_controls_ = controls;
     requested_any_ = true;
     attn::Settings s = settings_from(controls, fixed_);
     const bool dropout_only = run_ && attn::same_up_to(run_settings_, s, attn::Reruns::Attention);
-    last_request_at_ = std::chrono::steady_clock::now();
-    last_request_id_ = worker_.submit(std::move(s), dropout_only ? run_ : nullptr);
+    const int heads = std::max(1, s.attention.heads);
+    submit(std::move(s), dropout_only ? run_ : nullptr, std::min(wanted_head_, heads - 1));
     return true;
+}
+
+bool LiveRun::ask_for_shown_head() {
+    // A long run holds every stage of one head only: another head on screen needs a run
+    // that keeps its stages (its weights are drawn meanwhile).
+    if (!run_ || run_->trace.kept.everything || worker_.busy()) return false;
+    const int head = shown_head();
+    if (head == run_->trace.kept.detail_head || head == requested_detail_head_) return false;
+    submit(settings_from(requested_controls_, fixed_), nullptr, head);
+    return true;
+}
+
+void LiveRun::submit(attn::Settings s, std::shared_ptr<const attn::Run> base, int detail_head) {
+    last_request_at_ = std::chrono::steady_clock::now();
+    requested_detail_head_ = detail_head;
+    last_request_id_ = worker_.submit(std::move(s), std::move(base), detail_head);
 }
 
 }  // namespace app

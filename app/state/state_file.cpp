@@ -24,6 +24,8 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
         ids = run->tokens.ids;
         j["shown_variant"] = run->trace.variant;
         j["shown_heads"] = run->trace.heads.size();
+        // Every stage of every head, or (a long run) every stage of this head only.
+        j["detail_head"] = run->trace.kept.everything ? nlohmann::json("every") : nlohmann::json(run->trace.kept.detail_head);
     }
     j["tokens"] = tokens;
     j["token_ids"] = ids;

@@ -35,7 +35,11 @@ public:
     Worker& operator=(const Worker&) = delete;
 
     // With `base`, only the stages after the weights are recomputed on a copy of it.
-    uint64_t submit(attn::Settings settings, std::shared_ptr<const attn::Run> base);
+    // A run whose every stage would take more than kKeepEverythingBytes keeps every
+    // head's weights and values (the overview, and what a dropout change reruns from)
+    // and every stage of `detail_head` only.
+    uint64_t submit(attn::Settings settings, std::shared_ptr<const attn::Run> base, int detail_head = 0);
+    static constexpr double kKeepEverythingBytes = 512.0 * (1 << 20);
     std::optional<Outcome> take();  // the newest finished outcome, if any
     bool busy() const;              // a request is waiting or running
     // Waits until nothing is waiting or running, at most `limit`; true when idle.
@@ -46,9 +50,10 @@ private:
         uint64_t id;
         attn::Settings settings;
         std::shared_ptr<const attn::Run> base;
+        int detail_head = 0;
     };
     void loop();
-    std::shared_ptr<attn::Run> compute(const attn::Settings& settings);
+    std::shared_ptr<attn::Run> compute(const attn::Settings& settings, int detail_head);
 
     // The texts' embedding of the last computed run (worker thread only): kept while
     // only attention controls change, since a 50257 x 768 table takes ~0.2 s to draw.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "views/cell_details.h"
+#include "graphics/ui_colors.h"
 #include "views/stage_labels.h"
 #include "views/wrapping.h"
 
@@ -140,6 +141,11 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
         side = std::clamp((avail - gap * static_cast<float>(per_row)) / static_cast<float>(per_row),
                           24.0f * ctx.ui_scale, 200.0f * ctx.ui_scale);
     }
+    // A long run keeps every stage of the shown head only (LiveRun): its mask, the same
+    // for every head, draws the others' masked weights as masked too.
+    const attn::Matrix* shared_mask = nullptr;
+    for (const attn::HeadTrace& head : heads)
+        if (const attn::Stage* m = head.find("mask"); m && !shared_mask) shared_mask = &m->value;
     float x = 0.0f;
     std::optional<int> clicked;
     for (int h = 0; h < n; ++h) {
@@ -157,7 +163,7 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
         MatrixRequest req;
         req.key = "heads/" + std::to_string(h);
         req.values = &w->value;
-        req.masked_by = mask_for(card);
+        req.masked_by = shared_mask;
         req.scale = ColorScale{ColorMode::Sequential, 0.0f, 1.0f};
         req.max_size = ImVec2(side, side);
         req.max_cell = 40.0f;
@@ -183,6 +189,11 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
                    HeatmapRegistry& shown, const StageMarks* marks) {
     const attn::Stage output = output_stage(run.trace);
     const std::vector<PipelineCard> cards = pipeline_cards(run.trace, head, output);
+    if (!run.trace.heads.empty() && !run.trace.kept.keeps(head, "scores"))
+        text_wrapped_colored(ui_color(ui_colors().busy),
+                             "Head %d: its weights and values for now; its other stages are being computed (a run "
+                             "this long keeps every stage of one head at a time).",
+                             head + 1);
 
     const float avail = ImGui::GetContentRegionAvail().x;
     const float arrow_w = 40.0f * ctx.ui_scale;

@@ -39,6 +39,15 @@ void text_wrapped_disabled(const char* fmt, ...) {
     ImGui::PopStyleColor();
 }
 
+void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) {
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    va_list args;
+    va_start(args, fmt);
+    wrapped_v(fmt, args);
+    va_end(args);
+    ImGui::PopStyleColor();
+}
+
 void same_line_if_fits(float width) {
     const float after = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX() +
                         ImGui::GetStyle().ItemSpacing.x;

@@ -13,6 +13,8 @@ float visible_right();
 void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
 // The same in the theme's disabled (grey) colour.
 void text_wrapped_disabled(const char* fmt, ...) IM_FMTARGS(1);
+// The same in `color`.
+void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) IM_FMTARGS(2);
 // SameLine() when an item `width` wide still fits before visible_right(); else the
 // next item starts a new line (radio buttons at a large UI scale).
 void same_line_if_fits(float width);
