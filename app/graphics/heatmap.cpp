@@ -1,7 +1,6 @@
 #include "graphics/heatmap.h"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 #include <vector>
 

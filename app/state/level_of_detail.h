@@ -22,8 +22,9 @@ struct TexelGrid {
 int texel_factor(long rows, long cols, int max_texels);
 
 // The texels for m (row-major, a texture row per matrix row). Cells where
-// masked_by > 0.5 (when it has m's shape) count as masked (-inf). A block's texel is the mean of its unmasked cells, -inf when all are masked.
-// With factor 1 and no mask, `texels` stays empty: m's own storage is uploaded.
+// masked_by > 0.5 (when it has m's shape) count as masked (-inf). A block's texel is
+// the mean of its unmasked cells, -inf when all are masked. With factor 1 and no mask,
+// `texels` stays empty: m's own storage is uploaded.
 TexelGrid texels_for(const attn::Matrix& m, const attn::Matrix* masked_by, int max_texels);
 
 }  // namespace app

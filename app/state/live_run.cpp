@@ -51,12 +51,13 @@ bool LiveRun::update() {
 }
 
 bool LiveRun::ask_for_shown_head() {
-    // A long run holds every stage of one head only: another head on screen needs a run
-    // that keeps its stages (its weights are drawn meanwhile).
-    if (!run_ || run_->trace.kept.everything || worker_.busy()) return false;
+    // A long run holds every stage of one head only: another head on screen needs the
+    // same run keeping its stages (its weights are drawn meanwhile). Not while the
+    // controls ask for something impossible: the run that fixes them brings the head.
+    if (!run_ || run_->trace.kept.everything || worker_.busy() || !error_.empty()) return false;
     const int head = shown_head();
     if (head == run_->trace.kept.detail_head || head == requested_detail_head_) return false;
-    submit(settings_from(requested_controls_, fixed_), nullptr, head);
+    submit(run_settings_, nullptr, head);
     return true;
 }
 

@@ -50,11 +50,6 @@ public:
     // When the run on screen was asked for (to measure change-to-view latency).
     std::chrono::steady_clock::time_point run_requested_at() const { return run_requested_at_; }
 
-    // A long run keeps every stage of one head only (Worker::kKeepEverythingBytes).
-    bool keeps_every_stage_of_shown_head() const {
-        return !run_ || run_->trace.kept.keeps(shown_head(), "scores");
-    }
-
 private:
     bool ask_for_shown_head();
     void submit(attn::Settings s, std::shared_ptr<const attn::Run> base, int detail_head);

@@ -121,7 +121,6 @@ double unkept_squares(const Shapes& x, const KeptStages& keep) {
 std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t tokens, const KeptStages& keep) {
     const double TS = x.T * x.S, threads = std::min<double>(engine_threads(), x.H);
     const double squares = kept_squares(x, keep) * TS;
-    // A head that keeps any T x S stage computes its weights whole.
     const double temporaries = x.simplified ? 0.0 : threads * (unkept_squares(x, keep) * TS + 2.0 * 128.0 * x.S);
     const double draws = x.draws_dropout ? x.B * x.H * TS / 32.0 : 0.0;
     const double heads = x.simplified ? 0.0 : x.H * (x.d * (2.0 * x.hd + x.hv) * 2.0 + x.T * x.hd + x.S * (x.hd + x.hv) + x.T * x.hv);
