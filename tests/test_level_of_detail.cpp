@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "numerics/block_means.h"
 #include "state/level_of_detail.h"
 
 namespace {
@@ -17,11 +18,11 @@ attn::Matrix counting(int rows, int cols) {  // 1, 2, 3, ... row by row
 }  // namespace
 
 TEST_CASE("a heatmap texture: the block size that fits the GL and screen limit") {
-    CHECK(app::texel_factor(8192, 8192, 2048) == 4);
-    CHECK(app::texel_factor(8192, 64, 2048) == 4);  // the longer side decides, so cells stay square
-    CHECK(app::texel_factor(2048, 2048, 2048) == 1);
-    CHECK(app::texel_factor(2049, 10, 2048) == 2);
-    CHECK(app::texel_factor(6, 6, 0) == 6);  // a nonsense limit still gives one texel
+    CHECK(attn::block_factor(8192, 8192, 2048) == 4);
+    CHECK(attn::block_factor(8192, 64, 2048) == 4);  // the longer side decides, so cells stay square
+    CHECK(attn::block_factor(2048, 2048, 2048) == 1);
+    CHECK(attn::block_factor(2049, 10, 2048) == 2);
+    CHECK(attn::block_factor(6, 6, 0) == 6);  // a nonsense limit still gives one texel
 }
 
 TEST_CASE("a matrix within the limit is uploaded as it is, without a copy") {

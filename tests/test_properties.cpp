@@ -15,6 +15,7 @@
 #include "attention/pipeline.h"
 #include "attention/stage_catalogue.h"
 #include "settings/settings.h"
+#include "state/level_of_detail.h"
 
 using attn::Matrix;
 
@@ -255,6 +256,7 @@ TEST_CASE("recompute_dropout after changing only dropout settings equals a fresh
 
 TEST_CASE("what a forward keeps changes no number: the output and every kept stage are the same", "[properties]") {
     std::mt19937 rng(77);
+    int previews_compared = 0;
     for (std::vector<std::string> args : random_configs()) {
         // Some texts past 128 tokens, so that heads computed in blocks of rows are covered.
         const auto text = std::find(args.begin(), args.end(), "--text") + 1;
@@ -287,7 +289,28 @@ TEST_CASE("what a forward keeps changes no number: the output and every kept sta
                     if (kept) CHECK(kept->value == st.value);
                 }
         }
+        // The overview of a run too long for every head's weights: the heads off screen
+        // keep block means, which must be what a heatmap of their full weights shows.
+        const int side = std::uniform_int_distribution<int>(1, 40)(rng);
+        const attn::Run previewed = attn::compute(s, attn::budget_for(s), attn::KeptStages::previews_and(detail, side));
+        for (size_t b = 0; b < all.trace.output.size(); ++b) CHECK(previewed.trace.output[b] == all.trace.output[b]);
+        for (int h = 0; h < heads; ++h) {
+            const attn::HeadTrace& head = previewed.trace.heads[static_cast<size_t>(h)];
+            const attn::Stage* full = all.trace.heads[static_cast<size_t>(h)].find("weights");
+            INFO("head " << h << " of " << heads << ", previews at most " << side << " a side");
+            if (head.find("weights") || !full) continue;  // the detail head, simplified attention
+            const attn::Stage* mask = all.trace.heads[static_cast<size_t>(h)].find("mask");
+            const app::TexelGrid drawn = app::texels_for(full->value, mask ? &mask->value : nullptr, side);
+            const Matrix& preview = previewed.trace.weights_previews.at(static_cast<size_t>(h));
+            REQUIRE(preview.rows() == drawn.rows);
+            REQUIRE(preview.cols() == drawn.cols);
+            CHECK(previewed.trace.preview_factor == drawn.factor);
+            if (drawn.texels.empty()) CHECK(preview == full->value);
+            else CHECK(std::vector<float>(preview.data(), preview.data() + preview.size()) == drawn.texels);
+            ++previews_compared;
+        }
     }
+    CHECK(previews_compared > 20);
 }
 
 TEST_CASE("a fully masked row is reported by softmax_rows, not turned into NaN", "[properties]") {

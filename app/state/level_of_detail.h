@@ -1,9 +1,9 @@
 #pragma once
 // What a heatmap uploads as its texture. A matrix larger than a texture may be (the GL
 // limit, and kMaxHeatmapTexels: a card is never wider than a screen) is drawn from a
-// smaller one: each texel the mean of a factor x factor block of cells, as a mipmap
-// level would be, so that a heatmap of 8192 x 8192 weights squeezed into 600 pixels
-// shows every row's attention rather than every 14th cell's. No GL here: unit-tested.
+// smaller one: each texel the mean of a factor x factor block of cells (attn::BlockMeans),
+// as a mipmap level would be, so that a heatmap of 8192 x 8192 weights squeezed into 600
+// pixels shows every row's attention rather than every 14th cell's. No GL here.
 #include <vector>
 
 #include "numerics/tensor.h"
@@ -17,9 +17,6 @@ struct TexelGrid {
     int factor = 1;           // cells per texel on a side (1: one texel per cell)
     std::vector<float> texels;  // rows x cols, row-major; empty when `m` is uploaded as it is
 };
-
-// The block size that fits `rows` x `cols` cells into `max_texels` on a side.
-int texel_factor(long rows, long cols, int max_texels);
 
 // The texels for m (row-major, a texture row per matrix row). Cells where
 // masked_by > 0.5 (when it has m's shape) count as masked (-inf). A block's texel is

@@ -44,9 +44,13 @@ bool LiveRun::update() {
     requested_controls_ = controls;
     requested_any_ = true;
     attn::Settings s = settings_from(controls, fixed_);
-    const bool dropout_only = run_ && attn::same_up_to(run_settings_, s, attn::Reruns::Attention);
     const int heads = std::max(1, s.attention.heads);
-    submit(std::move(s), dropout_only ? run_ : nullptr, std::min(wanted_head_, heads - 1));
+    // From the weights on screen, when the run kept every head's (not only block means).
+    const bool dropout_only = run_ && attn::same_up_to(run_settings_, s, attn::Reruns::Attention) &&
+                              run_->trace.kept.can_rerun_output(static_cast<int>(run_->trace.heads.size()));
+    // A change of the controls: a run too long for every head's weights comes first
+    // without any head's every stage (Worker::stages_to_keep), the shown head's next.
+    submit(std::move(s), dropout_only ? run_ : nullptr, std::min(wanted_head_, heads - 1), /*overview_first=*/true);
     return true;
 }
 
@@ -57,14 +61,15 @@ bool LiveRun::ask_for_shown_head() {
     if (!run_ || run_->trace.kept.everything || worker_.busy() || !error_.empty()) return false;
     const int head = shown_head();
     if (head == run_->trace.kept.detail_head || head == requested_detail_head_) return false;
-    submit(run_settings_, nullptr, head);
+    submit(run_settings_, nullptr, head, /*overview_first=*/false);
     return true;
 }
 
-void LiveRun::submit(attn::Settings s, std::shared_ptr<const attn::Run> base, int detail_head) {
+void LiveRun::submit(attn::Settings s, std::shared_ptr<const attn::Run> base, int detail_head, bool overview_first) {
     last_request_at_ = std::chrono::steady_clock::now();
-    requested_detail_head_ = detail_head;
-    last_request_id_ = worker_.submit(std::move(s), std::move(base), detail_head);
+    // What the newest request promised to bring, so that it is not asked for again.
+    requested_detail_head_ = overview_first ? -1 : detail_head;
+    last_request_id_ = worker_.submit(std::move(s), std::move(base), detail_head, overview_first);
 }
 
 }  // namespace app

@@ -52,7 +52,7 @@ public:
 
 private:
     bool ask_for_shown_head();
-    void submit(attn::Settings s, std::shared_ptr<const attn::Run> base, int detail_head);
+    void submit(attn::Settings s, std::shared_ptr<const attn::Run> base, int detail_head, bool overview_first);
     int wanted_head_ = 0;
     int requested_detail_head_ = -1;
     attn::Settings fixed_;  // what the controls do not edit, from the command line

@@ -17,12 +17,13 @@ Worker::~Worker() {
     thread_.join();
 }
 
-uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run> base, int detail_head) {
+uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run> base, int detail_head,
+                        bool overview_first) {
     uint64_t id;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         id = next_id_++;
-        waiting_ = Job{id, std::move(settings), std::move(base), detail_head};
+        waiting_ = Job{id, std::move(settings), std::move(base), detail_head, overview_first};
     }
     cv_.notify_one();
     return id;
@@ -45,19 +46,30 @@ bool Worker::wait_idle(std::chrono::microseconds limit) const {
     return idle_cv_.wait_for(lock, limit, [this] { return !running_ && !waiting_; });
 }
 
-std::shared_ptr<attn::Run> Worker::compute(const attn::Settings& settings, int detail_head) {
+attn::KeptStages Worker::stages_to_keep(const attn::Settings& settings, int64_t tokens, int64_t tokens2,
+                                        int detail_head, bool overview_first) {
+    const auto bytes = [&](const attn::KeptStages& keep) {
+        return attn::estimate_work(settings, tokens, tokens2, keep).bytes;
+    };
+    if (bytes(attn::KeptStages{}) <= kKeepEverythingBytes) return attn::KeptStages{};
+    const attn::KeptStages overview = attn::KeptStages::overview_and(detail_head);
+    if (bytes(overview) <= kKeepOverviewBytes) return overview;
+    return attn::KeptStages::previews_and(overview_first ? -1 : detail_head, kPreviewTexels);
+}
+
+std::shared_ptr<attn::Run> Worker::compute(const attn::Settings& settings, int detail_head, bool overview_first) {
     if (!embedded_for_ || !attn::same_embedding(*embedded_for_, settings)) {
         embedded_for_.reset();  // a failed embedding leaves no stale cache behind
-        // Checked against the budget as the run below will keep it, so that a text too
-        // long for every stage of every head still opens with the overview.
-        embedded_ = attn::embed_texts(settings, attn::budget_for(settings), attn::KeptStages::overview_and(0));
+        // Checked against the budget as the smallest run below keeps it, so that a text
+        // too long for every stage of every head still opens with the overview.
+        embedded_ = attn::embed_texts(settings, attn::budget_for(settings),
+                                      attn::KeptStages::previews_and(0, kPreviewTexels));
         embedded_for_ = settings;
     }
     const int64_t tokens = static_cast<int64_t>(embedded_.tokens.ids.size());
     const int64_t tokens2 = embedded_.tokens2 ? static_cast<int64_t>(embedded_.tokens2->ids.size()) : 0;
-    const bool small = attn::estimate_work(settings, tokens, tokens2).bytes <= kKeepEverythingBytes;
-    const attn::KeptStages keep = small ? attn::KeptStages{} : attn::KeptStages::overview_and(detail_head);
-    return std::make_shared<attn::Run>(attn::attend(settings, embedded_, keep));
+    return std::make_shared<attn::Run>(
+        attn::attend(settings, embedded_, stages_to_keep(settings, tokens, tokens2, detail_head, overview_first)));
 }
 
 void Worker::loop() {
@@ -88,7 +100,7 @@ void Worker::loop() {
                 attn::recompute_dropout(*run, job.settings);
                 out.run = std::move(run);
             } else {
-                out.run = compute(job.settings, job.detail_head);
+                out.run = compute(job.settings, job.detail_head, job.overview_first);
             }
         } catch (const std::bad_alloc&) {
             // The memory budget refuses what cannot fit before it starts; this is what

@@ -35,11 +35,24 @@ public:
     Worker& operator=(const Worker&) = delete;
 
     // With `base`, only the stages after the weights are recomputed on a copy of it.
-    // A run whose every stage would take more than kKeepEverythingBytes keeps every
-    // head's weights and values (the overview, and what a dropout change reruns from)
-    // and every stage of `detail_head` only.
-    uint64_t submit(attn::Settings settings, std::shared_ptr<const attn::Run> base, int detail_head = 0);
+    // Otherwise the run keeps what stages_to_keep says.
+    uint64_t submit(attn::Settings settings, std::shared_ptr<const attn::Run> base, int detail_head = 0,
+                    bool overview_first = false);
+    // Every stage of every head up to kKeepEverythingBytes. Past it every stage of
+    // `detail_head` and every head's weights and values (the overview, and what a dropout
+    // change reruns from) up to kKeepOverviewBytes; past that, as at 8192 tokens, the
+    // other heads' weights as block means of at most kPreviewTexels a side: what the head
+    // strip shows of them (a dropout change then reruns the forward). There, with
+    // `overview_first`, no head keeps every stage: such a run comes sooner, and it and the
+    // run on screen need not both hold a head's seven T x S stages (1.9 GB at 8192
+    // tokens); the caller asks for the head next.
+    static attn::KeptStages stages_to_keep(const attn::Settings& settings, int64_t tokens, int64_t tokens2,
+                                           int detail_head, bool overview_first);
     static constexpr double kKeepEverythingBytes = 512.0 * (1 << 20);
+    static constexpr double kKeepOverviewBytes = 1536.0 * (1 << 20);
+    // The head strip draws a head at most 200 pixels a side at 1x, 600 at a presenter's 3x:
+    // about a texel a pixel.
+    static constexpr int kPreviewTexels = 512;
     std::optional<Outcome> take();  // the newest finished outcome, if any
     bool busy() const;              // a request is waiting or running
     // Waits until nothing is waiting or running, at most `limit`; true when idle.
@@ -51,9 +64,10 @@ private:
         attn::Settings settings;
         std::shared_ptr<const attn::Run> base;
         int detail_head = 0;
+        bool overview_first = false;
     };
     void loop();
-    std::shared_ptr<attn::Run> compute(const attn::Settings& settings, int detail_head);
+    std::shared_ptr<attn::Run> compute(const attn::Settings& settings, int detail_head, bool overview_first);
 
     // The texts' embedding of the last computed run (worker thread only): kept while
     // only attention controls change, since a 50257 x 768 table takes ~0.2 s to draw.

@@ -27,22 +27,26 @@ ImU32 with_alpha(ImU32 colour, float alpha) {
 
 void draw_head_lines(const attn::Run& run, const DrawContext& ctx, WidgetRects& widgets) {
     const auto& heads = run.trace.heads;
-    if (heads.empty() || !heads[0].find("weights")) {
+    // A run too long for every head's weights keeps those of the head on screen only.
+    const auto first = std::find_if(heads.begin(), heads.end(), [](const attn::HeadTrace& h) { return h.find("weights"); });
+    if (first == heads.end()) {
         ImGui::TextUnformatted("This run has no attention weights to draw.");
         return;
     }
-    const attn::Matrix& w0 = heads[0].find("weights")->value;
+    const attn::Stage& s0 = *first->find("weights");
+    const attn::Matrix& w0 = s0.value;
     const int rows = std::min(static_cast<int>(w0.rows()), kHeadLinesMaxTokens);
     const int cols = std::min(static_cast<int>(w0.cols()), kHeadLinesMaxTokens);
     const std::vector<std::string> queries = axis_labels(run, attn::Axis::Tokens, static_cast<int>(w0.rows()));
-    const std::vector<std::string> keys =
-        axis_labels(run, heads[0].find("weights")->cols, static_cast<int>(w0.cols()));
+    const std::vector<std::string> keys = axis_labels(run, s0.cols, static_cast<int>(w0.cols()));
+    const bool every_head = std::all_of(heads.begin(), heads.end(), [](const attn::HeadTrace& h) { return h.find("weights"); });
 
     text_wrapped("Each line joins a query (left) to a key (right); its opacity is the weight. One colour per "
-                 "head; hover a token to see only its lines.%s",
+                 "head; hover a token to see only its lines.%s%s",
                  w0.rows() > kHeadLinesMaxTokens || w0.cols() > kHeadLinesMaxTokens
                      ? " Shown for the first 64 tokens."
-                     : "");
+                     : "",
+                 every_head ? "" : " This run is too long to keep every head's weights: only the shown head's lines are drawn.");
     // The legend: which colour is which head.
     for (size_t h = 0; h < heads.size(); ++h) {
         if (h > 0) ImGui::SameLine();

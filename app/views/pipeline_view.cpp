@@ -1,6 +1,8 @@
 #include "views/pipeline_view.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "views/cell_details.h"
 #include "graphics/ui_colors.h"
@@ -71,6 +73,21 @@ void cell_tooltip(const attn::Run& run, const PipelineCard& card, const MatrixPl
         ImGui::TextUnformatted(line.c_str());
     ImGui::PopFont();
     ImGui::EndTooltip();
+}
+
+// A thumbnail's, or a block mean's: which tokens the cell covers, and how to see more.
+void preview_tooltip(const std::string& label, const MatrixPlacement& p, int factor, const attn::Matrix& m) {
+    if (factor <= 1 || p.row < 0 || p.col < 0 || p.row >= m.rows() || p.col >= m.cols()) {
+        ImGui::SetTooltip("%s: click to show it", label.c_str());
+        return;
+    }
+    const float v = m(p.row, p.col);
+    char mean[48] = "all masked";
+    if (!std::isinf(v)) std::snprintf(mean, sizeof mean, "mean weight %.5f", static_cast<double>(v));
+    ImGui::SetTooltip("%s: queries %d-%d, keys %d-%d: %s\n(means of %d x %d blocks: this run is too long to keep "
+                      "every head's weights; click to show this head's)",
+                      label.c_str(), p.row * factor + 1, (p.row + 1) * factor, p.col * factor + 1,
+                      (p.col + 1) * factor, mean, factor, factor);
 }
 
 void record(HeatmapRegistry& shown, const std::string& name, const MatrixPlacement& p, const attn::Matrix& m) {
@@ -148,10 +165,14 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
         if (const attn::Stage* m = head.find("mask"); m && !shared_mask) shared_mask = &m->value;
     float x = 0.0f;
     std::optional<int> clicked;
+    const auto& previews = run.trace.weights_previews;
     for (int h = 0; h < n; ++h) {
         const attn::Stage* w = heads[static_cast<size_t>(h)].find("weights");
-        if (!w) continue;
-        const PipelineCard card{w, &heads[static_cast<size_t>(h)]};
+        // A run too long for every head's weights keeps the others' block means.
+        const attn::Matrix* preview = !w && static_cast<size_t>(h) < previews.size() && previews[static_cast<size_t>(h)].size()
+                                          ? &previews[static_cast<size_t>(h)]
+                                          : nullptr;
+        if (!w && !preview) continue;
         const std::string label = "head " + std::to_string(h + 1) + (h == shown_head ? " ◀ shown" : "");
         // A caption wider than its heatmap widens the group: wrap on what is drawn.
         const float group_w = thumbnails ? side : std::max(side, ImGui::CalcTextSize(label.c_str()).x);
@@ -162,21 +183,21 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
         if (!thumbnails) ImGui::TextUnformatted(label.c_str());
         MatrixRequest req;
         req.key = "heads/" + std::to_string(h);
-        req.values = &w->value;
-        req.masked_by = shared_mask;
+        req.values = w ? &w->value : preview;
+        req.masked_by = w ? shared_mask : nullptr;  // a preview's masked blocks are -inf
         req.scale = ColorScale{ColorMode::Sequential, 0.0f, 1.0f};
         req.max_size = ImVec2(side, side);
         req.max_cell = 40.0f;
         req.show_values = false;
         req.row_labels = req.col_labels = nullptr;
         req.highlight = h == shown_head;
-        req.export_name = "head" + std::to_string(h + 1) + "_weights";
+        req.export_name = "head" + std::to_string(h + 1) + (w ? "_weights" : "_weights_block_means");
         const MatrixPlacement p = draw_matrix(req, ctx);
         ImGui::EndGroup();
         if (p.clicked) clicked = h;
-        if (thumbnails && p.hovered) ImGui::SetTooltip("%s: click to show it", label.c_str());
-        else cell_tooltip(run, card, p, ctx);
-        record(shown, req.key, p, w->value);
+        if (w && !thumbnails) cell_tooltip(run, PipelineCard{w, &heads[static_cast<size_t>(h)]}, p, ctx);
+        else if (p.hovered) preview_tooltip(label, p, w ? 1 : run.trace.preview_factor, *req.values);
+        record(shown, req.key, p, *req.values);
     }
     if (!thumbnails) {
         ImGui::Spacing();
@@ -191,9 +212,10 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
     const std::vector<PipelineCard> cards = pipeline_cards(run.trace, head, output);
     if (!run.trace.heads.empty() && !run.trace.kept.keeps(head, "scores"))
         text_wrapped_colored(ui_color(ui_colors().busy),
-                             "Head %d: its weights and values for now; its other stages are being computed (a run "
-                             "this long keeps every stage of one head at a time).",
-                             head + 1);
+                             "Head %d: its %s for now; its other stages are being computed (a run this long keeps "
+                             "every stage of one head at a time).",
+                             head + 1,
+                             run.trace.kept.keeps(head, "weights") ? "weights and values" : "values (its weights in the strip above, as block means)");
 
     const float avail = ImGui::GetContentRegionAvail().x;
     const float arrow_w = 40.0f * ctx.ui_scale;

@@ -1,6 +1,7 @@
 #include "attention/attention.h"
 
 #include "attention/head_forward.h"
+#include "numerics/block_means.h"
 #include "numerics/gemm.h"
 #include "settings/settings.h"
 
@@ -266,6 +267,10 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
     };
 
     t.heads.resize(static_cast<size_t>(H));
+    if (keep.preview_side > 0) {
+        t.weights_previews.resize(static_cast<size_t>(H));
+        t.preview_factor = block_factor(T, S, keep.preview_side);
+    }
     std::vector<std::vector<Matrix>> contexts(static_cast<size_t>(H));
     const bool parallel = H > 1 && worth_threads(T, S, mha ? hd : cfg.d_out);
     HeadErrors errors;
@@ -294,7 +299,8 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
         if (keeps("queries")) head.add("queries", Matrix(job.queries));
         if (keeps("keys")) head.add("keys", Matrix(job.keys), key_axis);
         if (keeps("values")) head.add("values", Matrix(job.values), key_axis);
-        contexts[static_cast<size_t>(h)] = attend_head(job, nullptr, h, keep, head);
+        Matrix* preview = keep.preview_side > 0 ? &t.weights_previews[static_cast<size_t>(h)] : nullptr;
+        contexts[static_cast<size_t>(h)] = attend_head(job, nullptr, h, keep, head, preview);
     });
     errors.rethrow();
     combine_heads(t, cfg, contexts);

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "attention/attention.h"
+#include "numerics/block_means.h"
 #include "numerics/exp_rows.h"
 
 namespace attn {
@@ -78,7 +80,7 @@ void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d
 }
 
 std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int head, const KeptStages& keep,
-                                HeadTrace& trace) {
+                                HeadTrace& trace, Matrix* preview) {
     const Eigen::Index T = given ? given->rows() : job.queries.rows(), S = job.keys.rows();
     const Eigen::Index d_v = job.values.cols();
     const auto root_d_k = static_cast<float>(std::sqrt(static_cast<double>(job.keys.cols())));
@@ -107,6 +109,9 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int hea
     Matrix dropped_whole;
     if (keep_dropped) dropped_whole = first_draws ? Matrix(weights->cwiseProduct(factors)) : *weights;
 
+    std::optional<BlockMeans> means;  // of weights computed block by block, when asked for
+    if (preview && !weights && keep.preview_side > 0) means.emplace(T, S, block_factor(T, S, keep.preview_side));
+
     std::vector<Matrix> contexts(job.draws.size(), Matrix(T, d_v));
     Matrix block, dropped;
     for (Eigen::Index r0 = 0; r0 < T; r0 += kBlockRows) {
@@ -114,6 +119,8 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int hea
         if (!weights) {
             block.resize(rows, S);
             weights_rows(job, r0, rows, root_d_k, block);
+            if (means)
+                for (Eigen::Index i = 0; i < rows; ++i) means->add_row(&block(i, 0), seen_keys(job, r0 + i));
         }
         const ConstMatrixView w = weights ? ConstMatrixView(weights->middleRows(r0, rows)) : ConstMatrixView(block);
         // (rows x cols) @ (cols x d_v) -> rows x d_v: the block's rows give weight 0 to keys past `cols`
@@ -133,6 +140,7 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int hea
         }
     }
 
+    if (means) *preview = means->take();
     if (!given && keeps("weights")) trace.add("weights", std::move(whole), job.key_axis);
     if (keep_factors) trace.set("dropout_mask", std::move(factors), job.key_axis);
     if (keep_dropped) trace.set("dropped_weights", std::move(dropped_whole), job.key_axis);

@@ -32,9 +32,11 @@ struct HeadJob {
 // Records in `trace` what `keep` asks of head `head` (scores, scaled_scores, mask,
 // masked_scores, weights, dropout_mask, dropped_weights, context: the first batch
 // element's) and returns every batch element's context (T x d_v each). With `weights`
-// given (a rerun after a change of dropout), they are not computed again.
+// given (a rerun after a change of dropout), they are not computed again. With
+// `preview`, a head whose weights are not kept leaves their block means there
+// (KeptStages::preview_side).
 std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* weights, int head, const KeptStages& keep,
-                                HeadTrace& trace);
+                                HeadTrace& trace, Matrix* preview = nullptr);
 
 // One row of softmax(scores / root_d_k) in place, as torch computes it in float (divide,
 // subtract the row's maximum, exp, multiply by 1 / sum) over the row's first `seen`

@@ -16,12 +16,22 @@ struct KeptStages {
     bool everything = true;          // every stage of every head: the default
     std::vector<std::string> names;  // otherwise these, for every head
     int detail_head = -1;            // and every stage of this head (-1: none)
+    // > 0: a head that keeps no weights keeps their block means instead, at most this
+    // many a side (Trace::weights_previews): the overview of a run too long for every
+    // head's weights (8192 tokens x 12 heads are 3.2 GB of them).
+    int preview_side = 0;
 
     static KeptStages only(std::vector<std::string> names, int detail_head = -1) {
         return KeptStages{false, std::move(names), detail_head};
     }
     // What the app's views need: every head's weights and values, every stage of `head`.
     static KeptStages overview_and(int head) { return only({"weights", "values"}, head); }
+    // The same with every other head's weights as block means of at most `side` a side.
+    static KeptStages previews_and(int head, int side) {
+        KeptStages k = only({"values"}, head);
+        k.preview_side = side;
+        return k;
+    }
     bool keeps(int head, std::string_view name) const {
         if (everything || head == detail_head) return true;
         for (const std::string& n : names)

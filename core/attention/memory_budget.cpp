@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attention/pipeline.h"
+#include "numerics/block_means.h"
 #include "numerics/gemm.h"
 
 namespace attn {
@@ -93,6 +94,16 @@ double kept_squares(const Shapes& x, const KeptStages& keep) {
     return n;
 }
 
+// The block means kept of the weights of heads that keep none (KeptStages::preview_side),
+// in floats.
+double preview_floats(const Shapes& x, const KeptStages& keep) {
+    if (x.simplified || keep.preview_side <= 0) return 0.0;
+    const double f = block_factor(static_cast<long>(x.T), static_cast<long>(x.S), keep.preview_side);
+    double heads = 0.0;
+    for (int h = 0; h < static_cast<int>(x.H); ++h) heads += keep.keeps(h, "weights") ? 0.0 : 1.0;
+    return heads * std::ceil(x.T / f) * std::ceil(x.S / f);
+}
+
 // The T x S matrices a head allocates and does not keep, as head_forward.cpp does: the
 // four pre-softmax ones together when it keeps any, its weights whole when it keeps its
 // dropped weights only, the dropout factors when it keeps the dropped weights but not
@@ -114,13 +125,13 @@ double unkept_squares(const Shapes& x, const KeptStages& keep) {
 
 // Peak memory in floats, as terms with the settings that grow each. The T x S matrices
 // each head keeps (scores, scaled, mask, masked, weights; dropout mask and dropped
-// weights), and while a thread works on a head its temporaries: the T x S matrices it
+// weights) or its weights' block means, and while a thread works on a head its temporaries: the T x S matrices it
 // does not keep (unkept_squares), and blocks of 128 rows.
 // The dropout draws of every batch element and head, one bit each. Then each head's
 // projections and their products, the model's inputs and tables, the outputs.
 std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t tokens, const KeptStages& keep) {
     const double TS = x.T * x.S, threads = std::min<double>(engine_threads(), x.H);
-    const double squares = kept_squares(x, keep) * TS;
+    const double squares = kept_squares(x, keep) * TS + preview_floats(x, keep);
     const double temporaries = x.simplified ? 0.0 : threads * (unkept_squares(x, keep) * TS + 2.0 * 128.0 * x.S);
     const double draws = x.draws_dropout ? x.B * x.H * TS / 32.0 : 0.0;
     const double heads = x.simplified ? 0.0 : x.H * (x.d * (2.0 * x.hd + x.hv) * 2.0 + x.T * x.hd + x.S * (x.hd + x.hv) + x.T * x.hv);

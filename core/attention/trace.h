@@ -52,6 +52,11 @@ struct Trace {
     std::vector<HeadTrace> heads;  // per head, for batch element 0
     std::vector<Matrix> output;    // the module's output, one T x out matrix per batch element
     KeptStages kept;               // which stages of each head it holds
+    // Per head, when kept.preview_side asked for them: its weights as the means of
+    // factor x factor blocks (numerics/block_means.h), -inf where a block is all masked;
+    // empty for a head that keeps its weights.
+    std::vector<Matrix> weights_previews;
+    int preview_factor = 1;
     bool causal = false;           // every head's mask is triu(ones, 1): the future is hidden
     // The generator as the forward pass finds it after the module was built (or
     // re-seeded by dropout_seed): dropout draws from a copy, so that changing only the
