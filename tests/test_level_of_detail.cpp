@@ -89,3 +89,13 @@ TEST_CASE("a mask of another shape is ignored rather than read out of bounds") {
     const app::TexelGrid g = app::texels_for(m, &mask, 2048);
     CHECK(g.texels.empty());
 }
+
+TEST_CASE("a heatmap's texture has about a texel a pixel, as a power of two") {
+    CHECK(app::texel_budget(700.0f) == 1024);  // 8192 weights in a 700-pixel card: blocks of 8
+    CHECK(app::texel_budget(1024.0f) == 1024);
+    CHECK(app::texel_budget(1025.0f) == 2048);
+    CHECK(app::texel_budget(28.0f) == 32);        // a thumbnail of the head strip
+    CHECK(app::texel_budget(5000.0f) == app::kMaxHeatmapTexels);
+    CHECK(app::texel_budget(0.0f) == 1);
+    CHECK(attn::block_factor(8192, 8192, app::texel_budget(700.0f)) == 8);
+}

@@ -140,18 +140,18 @@ Heatmap::~Heatmap() {
     glDeleteTextures(1, &values_);
 }
 
-void Heatmap::set_values(const attn::Matrix& m, uint64_t version, const attn::Matrix* masked_by) {
-    if (version == version_) return;
+void Heatmap::set_values(const attn::Matrix& m, uint64_t version, const attn::Matrix* masked_by, int max_texels) {
+    if (version == version_ && max_texels == max_texels_) return;
     version_ = version;
+    max_texels_ = max_texels;
     painted_ = false;
-    // GL's limit on a texture's side (8192 or 16384 on most drivers) and the screen's:
-    // larger matrices are drawn from their block means (state/level_of_detail.h).
-    static const int max_texels = [] {
-        GLint gl_max = 0;
-        glGetIntegerv(GL_MAX_TEXTURE_SIZE, &gl_max);
-        return std::min(kMaxHeatmapTexels, std::max(1, static_cast<int>(gl_max)));
+    // GL's limit on a texture's side (8192 or 16384 on most drivers) bounds the caller's.
+    static const int gl_max = [] {
+        GLint side = 0;
+        glGetIntegerv(GL_MAX_TEXTURE_SIZE, &side);
+        return std::max(1, static_cast<int>(side));
     }();
-    const TexelGrid grid = texels_for(m, masked_by, max_texels);
+    const TexelGrid grid = texels_for(m, masked_by, std::min(max_texels, gl_max));
     const float* data = grid.texels.empty() ? m.data() : grid.texels.data();
     const bool same_size = values_ && cols_ == grid.cols && rows_ == grid.rows;
     if (values_ && !same_size) finish_pending_drawing();  // its old storage is freed (gl.h)

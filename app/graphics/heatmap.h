@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "state/colormap.h"
+#include "state/level_of_detail.h"
 #include "graphics/gl.h"
 #include "imgui.h"
 #include "numerics/tensor.h"
@@ -58,9 +59,11 @@ public:
     Heatmap(const Heatmap&) = delete;
     Heatmap& operator=(const Heatmap&) = delete;
 
-    // Uploads m unless `version` is the one already uploaded. Cells where `masked_by`
-    // is 1 are uploaded as -inf so that they are drawn as masked.
-    void set_values(const attn::Matrix& m, uint64_t version, const attn::Matrix* masked_by = nullptr);
+    // Uploads m unless `version` and `max_texels` are those already uploaded: at most
+    // max_texels a side (and the GL limit), as block means past it (level_of_detail.h).
+    // Cells where `masked_by` is 1 are uploaded as -inf so that they are drawn as masked.
+    void set_values(const attn::Matrix& m, uint64_t version, const attn::Matrix* masked_by = nullptr,
+                    int max_texels = kMaxHeatmapTexels);
     // The coloured texture at width x height pixels, repainted only when needed.
     ImTextureID texture(const HeatmapPainter& painter, int width, int height, const ColorScale& scale, float grid_px);
 
@@ -68,6 +71,7 @@ private:
     GLuint values_ = 0, color_ = 0, fbo_ = 0;
     int cols_ = 0, rows_ = 0;
     uint64_t version_ = UINT64_MAX;
+    int max_texels_ = 0;
     bool painted_ = false;
     int width_ = 0, height_ = 0;
     ColorScale scale_;

@@ -19,6 +19,8 @@ struct HeatmapInfo {
     int row = -1, col = -1;       // the hovered cell
     int rows = 0, cols = 0;
     std::vector<Rect> marked;     // a lesson step's outlined cells and rows on it
+    // The block of cells drawn (the focus view zoomed in); 0 rows: all of them.
+    int row0 = 0, col0 = 0, block_rows = 0, block_cols = 0;
 };
 // By stage name for the pipeline ("weights", "masked_scores", ...) and "heads/<k>"
 // for the per-head view: what a test needs to find a cell on screen.

@@ -4,6 +4,12 @@
 
 namespace app {
 
+int texel_budget(float pixels) {
+    int side = 1;
+    while (side < kMaxHeatmapTexels && static_cast<float>(side) < pixels) side *= 2;
+    return side;
+}
+
 TexelGrid texels_for(const attn::Matrix& m, const attn::Matrix* masked_by, int max_texels) {
     if (masked_by && (masked_by->rows() != m.rows() || masked_by->cols() != m.cols())) masked_by = nullptr;
     attn::BlockMeans means(m.rows(), m.cols(), attn::block_factor(m.rows(), m.cols(), max_texels));

@@ -12,6 +12,12 @@ namespace app {
 
 constexpr int kMaxHeatmapTexels = 2048;  // on a side
 
+// The texels a side a heatmap `pixels` wide or tall on screen needs: the power of two at
+// or above it (so that a window resized a little keeps its texture), at most
+// kMaxHeatmapTexels. Finer texels than pixels would be skipped by the sampler (every
+// third cell of 8192 drawn in 700 pixels); their block means are what a pixel covers.
+int texel_budget(float pixels);
+
 struct TexelGrid {
     int cols = 0, rows = 0;   // of the texture
     int factor = 1;           // cells per texel on a side (1: one texel per cell)

@@ -43,7 +43,8 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"cell", {h.cell_w, h.cell_h}},
                           {"visible", h.visible},
                           {"rows", h.rows},
-                          {"cols", h.cols}};
+                          {"cols", h.cols},
+                          {"block", {h.row0, h.col0, h.block_rows ? h.block_rows : h.rows, h.block_cols ? h.block_cols : h.cols}}};
     }
     j["heatmaps"] = heatmaps;
     // Presenter mode must keep what a lesson step points at on screen: tests check that

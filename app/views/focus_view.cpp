@@ -64,6 +64,8 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
         req.marks = &marks->cells;
         req.highlight = true;
     }
+    memo.focus_zoom.draw_bar(s.value.rows(), s.value.cols(), ctx);
+    memo.focus_zoom.narrow(req, (card.head ? "head " + std::to_string(head + 1) + "/" : "") + s.name, ctx.run_version);
     // The legend goes right of the heatmap (a screen has more width than height to
     // spare); the labels take what the footprint at full size says they take.
     const float legend_w = kLegendMinWidth * ctx.ui_scale + ImGui::GetStyle().ItemSpacing.x * 2.0f;
@@ -82,7 +84,8 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     req.text_font = readable_font(req, ctx);  // for the cells as finally sized
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPos().x + frame * 0.5f, ImGui::GetCursorPos().y + frame * 0.5f));
     ImGui::BeginGroup();
-    const MatrixPlacement p = draw_matrix(req, ctx);
+    MatrixPlacement p = draw_matrix(req, ctx);
+    memo.focus_zoom.interact(p);  // p's cell is the whole matrix's from here
     ImGui::EndGroup();
     ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 2.0f);
     ImGui::BeginGroup();
@@ -91,6 +94,12 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     ImGui::EndGroup();
     cell_tooltip(run, card, p, ctx);
     record(shown, s.name, p, s.value);
+    const CellBlock b = memo.focus_zoom.block();
+    HeatmapInfo& info = shown[s.name];
+    info.row0 = static_cast<int>(b.row0);
+    info.col0 = static_cast<int>(b.col0);
+    info.block_rows = static_cast<int>(b.rows);
+    info.block_cols = static_cast<int>(b.cols);
     return clicked;
 }
 

@@ -54,7 +54,7 @@ Layout layout_of(const MatrixRequest& req, const DrawContext& ctx) {
     const int cols = static_cast<int>(req.values->cols());
     ImGui::PushFont(req.text_font ? req.text_font : ctx.fonts.small);
     l.heat = heatmap_size(rows, cols, req.max_size, req.max_cell * ctx.ui_scale,
-                          req.widen_for_values ? value_width(req) : 0.0f);
+                          req.widen_for_values ? value_width(req) : 0.0f, req.whole_pixel_cells);
     l.cell = ImVec2(l.heat.x / static_cast<float>(cols), l.heat.y / static_cast<float>(rows));
     const float line = ImGui::GetTextLineHeight();
     if (req.row_labels && l.cell.y >= line * 0.9f) {
@@ -158,7 +158,7 @@ std::optional<MatrixExportRequest> take_matrix_export() {
     return r;
 }
 
-ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell, float value_w) {
+ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell, float value_w, bool whole_pixel_cells) {
     const float fr = static_cast<float>(rows), fc = static_cast<float>(cols);
     const float cw = std::min(std::max(max_cell, value_w), max_size.x / fc);
     const float ch = std::min(max_cell, max_size.y / fr);
@@ -168,8 +168,8 @@ ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell, float v
     if (std::min(cw, ch) >= 3.0f) w = h = std::min(cw, ch);
     // Wide enough to read, where the width is spare and the cell is tall enough for a line.
     if (w < value_w && cw >= value_w && h * 3.0f >= value_w) w = value_w;
-    if (w >= 1.0f) w = std::floor(w);
-    if (h >= 1.0f) h = std::floor(h);
+    if (w >= 1.0f && whole_pixel_cells) w = std::floor(w);
+    if (h >= 1.0f && whole_pixel_cells) h = std::floor(h);
     return ImVec2(std::max(1.0f, std::floor(w * fc)), std::max(1.0f, std::floor(h * fr)));
 }
 
@@ -206,7 +206,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     if (ImGui::IsRectVisible(p.min, p.max)) {
         // Only heatmaps on screen are uploaded and painted: after a change, repainting the
         // cards scrolled out of view cost software GL most of the time to the new view.
-        heatmap.set_values(*req.values, ctx.run_version, req.masked_by);
+        heatmap.set_values(*req.values, ctx.run_version, req.masked_by, texel_budget(std::max(l.heat.x, l.heat.y)));
         const float grid = std::min(l.cell.x, l.cell.y) >= 12.0f ? 1.0f : 0.0f;
         const ImTextureID tex = heatmap.texture(ctx.painter, static_cast<int>(l.heat.x),
                                                 static_cast<int>(l.heat.y), req.scale, grid);

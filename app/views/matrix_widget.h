@@ -39,6 +39,7 @@ struct MatrixRequest {
     std::string export_name;              // offered in the right-click menu when set ("head1_weights")
     ImFont* text_font = nullptr;          // labels and values; null: the small font
     bool widen_for_values = false;        // cells may grow wider than tall so their numbers fit
+    bool whole_pixel_cells = true;        // false: cells of any size fill max_size (a zoomed block)
 };
 
 // What the right-click menu of a heatmap asked to save: a copy of the matrix, so the
@@ -69,7 +70,8 @@ HeatmapInfo heatmap_info(const MatrixPlacement& p, const attn::Matrix& m);
 
 // Size the heatmap of a rows x cols matrix takes within max_size; cells are square
 // unless that makes them slivers, or `value_w` (a number's width) fits only in a wider one.
-ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell, float value_w = 0.0f);
+ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell, float value_w = 0.0f,
+                    bool whole_pixel_cells = true);
 // Size of the heatmap draw_matrix draws for `req` (labels not included).
 ImVec2 heatmap_size_of(const MatrixRequest& req, const DrawContext& ctx);
 // Total size of draw_matrix's output (labels included) without drawing.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "views/matrix_widget.h"
+#include "views/zoomed_matrix.h"
 #include "attention/pipeline.h"
 #include "state/frame_report.h"
 
@@ -20,6 +21,7 @@ class ViewMemo {
 public:
     const ColorScale& scale(const attn::Stage& stage, uint64_t run_version);
     const std::vector<std::string>& labels(const attn::Run& run, attn::Axis axis, int count, uint64_t run_version);
+    ZoomedMatrix focus_zoom;  // the focus view's zoom, kept across runs of the same stage
 
 private:
     void forget_older_than(uint64_t run_version);

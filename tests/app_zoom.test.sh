@@ -1,0 +1,42 @@
+#!/bin/bash
+# Zoom and pan in the focus view (issue 13): the wheel over the heatmap zooms about the
+# cell under the pointer, a drag pans, and the hovered cell is the whole matrix's. A
+# 2048 x 2048 weights matrix drawn in ~600 pixels shows block means; zoomed in, cells.
+source "$(dirname "$0")/app_lib.sh"
+need xvfb-run xdotool python3
+in_own_display
+words=$(python3 -c "print(' '.join('w%d' % (i % 500) for i in range(2048)))")
+block="s['heatmaps']['weights']['block']"
+
+start_app --variant mha --heads 2 --d-in 16 --d-out 16 --text "$words"
+check "window appears" test -n "$WID"
+check "the run arrives" wait_state "$(settled 1) and s['error'] is None"
+hold f
+check "focus shows head 1's weights whole" wait_state "s['focus'] and 'weights' in s['heatmaps'] and $block == [0, 0, 2048, 2048]"
+
+# The pointer a quarter across and three quarters down: on cell (1536, 512).
+read -r x y <<<"$(json "$STATE" "'%d %d' % (s['heatmaps']['weights']['rect'][0] * 0.75 + s['heatmaps']['weights']['rect'][2] * 0.25, \
+s['heatmaps']['weights']['rect'][1] * 0.25 + s['heatmaps']['weights']['rect'][3] * 0.75)")"
+xdotool mousemove --window "$WID" "$x" "$y"
+near="abs(s['hover'][1] - 1536) <= 8 and abs(s['hover'][2] - 512) <= 8"
+check "the pointer is on cell (1536, 512)" wait_state "s['hover'] is not None and s['hover'][0] == 'weights' and $near"
+for _ in $(seq 1 16); do xdotool click 4; sleep 0.1; done
+check "the wheel zooms in about the pointer: the same cell under it" \
+    wait_state "$block[2] <= 128 and $block[2] == $block[3] and s['hover'] is not None and $near"
+before=$(json "$STATE" "$block")
+window_shot "$WORK/zoomed.png"
+
+# Drag up and left by a quarter of the heatmap: later rows and columns come into view.
+xdotool mousedown 1
+sleep 0.2
+xdotool mousemove_relative -- -150 -150
+sleep 0.3
+xdotool mouseup 1
+check "a drag pans" wait_state "$block[0] > $before[0] and $block[1] > $before[1] and $block[2] == $before[2]"
+
+for _ in $(seq 1 40); do xdotool click 5; sleep 0.05; done
+check "the wheel zooms back out to the whole matrix" wait_state "$block == [0, 0, 2048, 2048]"
+check "still running" kill -0 "$APP_PID"
+quit_app
+check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
+finish
