@@ -108,10 +108,14 @@ Matrix softmax_rows(const Matrix& scores) {
 }
 
 AttentionModule build_attention(int d_in, const AttentionConfig& cfg) {
+    TorchGenerator gen(cfg.seed);
+    return build_attention(d_in, cfg, gen);
+}
+
+AttentionModule build_attention(int d_in, const AttentionConfig& cfg, TorchGenerator& gen) {
     check_config(cfg);
     if (d_in < 1 || d_in > 4096) throw ConfigError("d_in must be between 1 and 4096");
-    AttentionModule m{cfg, d_in, {}, std::nullopt, std::nullopt, TorchGenerator(cfg.seed)};
-    TorchGenerator& gen = m.generator_after_init;
+    AttentionModule m{cfg, d_in, {}, std::nullopt, std::nullopt, gen};
     switch (cfg.variant) {
     case Variant::Simplified:  // 3.3 has no weights
         break;
@@ -130,6 +134,7 @@ AttentionModule build_attention(int d_in, const AttentionConfig& cfg) {
         m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
         break;
     }
+    m.generator_after_init = gen;
     return m;
 }
 

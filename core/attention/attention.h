@@ -53,6 +53,9 @@ struct AttentionModule {
 
 // Throws ConfigError for a configuration the module's class would reject.
 AttentionModule build_attention(int d_in, const AttentionConfig& cfg);
+// The same drawing from `gen` as it stands (cfg.seed unused): a module built inside a
+// larger one (chapter 4's GPTModel builds one per transformer block).
+AttentionModule build_attention(int d_in, const AttentionConfig& cfg, TorchGenerator& gen);
 
 // The forward pass, every stage `keep` asks for recorded (by default all). For cross, x2
 // holds the keys' input (null: the module's random rows).

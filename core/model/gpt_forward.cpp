@@ -1,0 +1,87 @@
+#include "model/gpt_forward.h"
+
+#include <cmath>
+#include <string>
+
+#include "numerics/gemm.h"
+
+namespace attn {
+
+Matrix layer_norm(const Matrix& x, const LayerNormWeights& w) {
+    constexpr float kEps = 1e-5f;
+    Matrix out(x.rows(), x.cols());
+    const auto n = static_cast<float>(x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const auto row = x.row(i).array();
+        const float mean = row.sum() / n;
+        const float var = (row - mean).square().sum() / n;  // unbiased=False
+        const float inv = 1.0f / std::sqrt(var + kEps);
+        out.row(i) = (w.scale.array() * ((row - mean) * inv) + w.shift.array()).matrix();
+    }
+    return out;
+}
+
+Matrix gelu(const Matrix& x) {
+    const float c = std::sqrt(2.0f / static_cast<float>(M_PI));  // torch.sqrt(torch.tensor(2.0 / torch.pi))
+    return x.unaryExpr([c](float v) { return 0.5f * v * (1.0f + std::tanh(c * (v + 0.044715f * v * v * v))); });
+}
+
+namespace {
+
+void check_ids(const GptConfig& cfg, const std::vector<int64_t>& ids) {
+    if (ids.empty()) throw ConfigError("the text has no tokens");
+    if (static_cast<int64_t>(ids.size()) > cfg.context_length)
+        throw ConfigError("the text has " + std::to_string(ids.size()) + " tokens; the model's context_length is " +
+                          std::to_string(cfg.context_length));
+    for (const int64_t id : ids)
+        if (id < 0 || id >= cfg.vocab_size)
+            throw ConfigError("token id " + std::to_string(id) + " is outside the model's vocabulary (" +
+                              std::to_string(cfg.vocab_size) + " tokens)");
+}
+
+BlockTrace block_forward(const GptBlock& b, const Matrix& inputs, const KeptStages& keep) {
+    BlockTrace t;
+    t.inputs = inputs;
+    t.normed1 = layer_norm(inputs, b.norm1);
+    t.attention = forward(b.attention, t.normed1, nullptr, keep);
+    t.residual1 = inputs + t.attention.output[0];                             // shortcut
+    t.normed2 = layer_norm(t.residual1, b.norm2);
+    t.ff_hidden = gelu(b.ff_in.forward(t.normed2));                            // T x 4d
+    t.outputs = t.residual1 + b.ff_out.forward(t.ff_hidden);                   // T x d
+    return t;
+}
+
+}  // namespace
+
+GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const KeptStages& keep) {
+    check_ids(model.cfg, ids);
+    GptTrace t;
+    t.ids = ids;
+    const auto T = static_cast<Eigen::Index>(ids.size());
+    t.embeddings.resize(T, model.cfg.emb_dim);
+    for (Eigen::Index i = 0; i < T; ++i) t.embeddings.row(i) = model.tok_emb.row(ids[static_cast<size_t>(i)]) + model.pos_emb.row(i);
+    t.blocks.reserve(model.blocks.size());
+    const Matrix* x = &t.embeddings;
+    for (const GptBlock& b : model.blocks) {
+        t.blocks.push_back(block_forward(b, *x, keep));
+        x = &t.blocks.back().outputs;
+    }
+    t.final_normed = layer_norm(*x, model.final_norm);
+    t.logits = matmul(t.final_normed, model.out_head);  // (T x d) @ (d x vocab) -> T x vocab
+    return t;
+}
+
+std::vector<int64_t> generate_greedy(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens) {
+    const auto context = static_cast<size_t>(model.cfg.context_length);
+    for (int n = 0; n < max_new_tokens; ++n) {
+        const size_t first = ids.size() > context ? ids.size() - context : 0;
+        const std::vector<int64_t> window(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.end());
+        const GptTrace t = gpt_forward(model, window, KeptStages::only({}));
+        Eigen::Index next = 0;
+        t.logits.row(t.logits.rows() - 1).maxCoeff(&next);  // torch.argmax: the first maximum
+        ids.push_back(static_cast<int64_t>(next));
+    }
+    return ids;
+}
+
+}  // namespace attn

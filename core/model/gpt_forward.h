@@ -1,0 +1,45 @@
+#pragma once
+// The forward pass of a GPT model (gpt_model.h), as plain functions that read like the
+// book's chapter 4 (llm.c's style: every activation kept and named). Evaluation mode:
+// no dropout, as model.eval() before generate_text_simple.
+#include <cstdint>
+#include <vector>
+
+#include "model/gpt_model.h"
+
+namespace attn {
+
+// One transformer block's activations, T rows each.
+struct BlockTrace {
+    Matrix inputs;      // the residual stream entering the block
+    Matrix normed1;     // norm1(inputs): what the attention heads read
+    Trace attention;    // every head's stages, as chapter 3's pipeline shows them; output: out_proj's
+    Matrix residual1;   // inputs + attention output
+    Matrix normed2;     // norm2(residual1)
+    Matrix ff_hidden;   // GELU(normed2 @ ff_in): T x 4 emb_dim
+    Matrix outputs;     // residual1 + ff_hidden @ ff_out: the next block's inputs
+};
+
+struct GptTrace {
+    std::vector<int64_t> ids;
+    Matrix embeddings;  // tok_emb[ids] + pos_emb[0..T): the first block's inputs
+    std::vector<BlockTrace> blocks;
+    Matrix final_normed;
+    Matrix logits;  // T x vocab_size
+};
+
+// LayerNorm as the book writes it: mean and biased variance over each row, eps 1e-5.
+Matrix layer_norm(const Matrix& x, const LayerNormWeights& w);
+// GELU in its tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+Matrix gelu(const Matrix& x);
+
+// GPTModel.forward on one sequence of token ids (at most context_length, each below
+// vocab_size: ConfigError otherwise). `keep` says which stages of each layer's heads the
+// attention traces keep (KeptStages::only({}) keeps none; the output is computed anyway).
+GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const KeptStages& keep = {});
+
+// generate_text_simple: appends `max_new_tokens` greedy (argmax) tokens, each from the
+// logits of the last position, the context cropped to its last context_length tokens.
+std::vector<int64_t> generate_greedy(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens);
+
+}  // namespace attn

@@ -1,0 +1,62 @@
+#include "model/gpt_model.h"
+
+#include <string>
+
+namespace attn {
+
+GptConfig gpt_config_124m() { return GptConfig{}; }
+
+void check_gpt_config(const GptConfig& cfg) {
+    if (cfg.vocab_size < 1 || cfg.vocab_size > 1'000'000) throw ConfigError("vocab_size must be between 1 and 1000000");
+    if (cfg.context_length < 1 || cfg.context_length > 8192) throw ConfigError("context_length must be between 1 and 8192");
+    if (cfg.n_layers < 1 || cfg.n_layers > 96) throw ConfigError("n_layers must be between 1 and 96");
+    if (cfg.n_heads < 1 || cfg.emb_dim % cfg.n_heads != 0)
+        throw ConfigError("emb_dim (" + std::to_string(cfg.emb_dim) + ") must be divisible by n_heads (" +
+                          std::to_string(cfg.n_heads) + ")");
+    if (cfg.drop_rate < 0.0 || cfg.drop_rate > 1.0) throw ConfigError("drop_rate must be between 0 and 1");
+}
+
+namespace {
+
+LayerNormWeights fresh_layer_norm(int emb_dim) {  // torch.ones / torch.zeros: no draws
+    return {RowVector::Ones(emb_dim), RowVector::Zero(emb_dim)};
+}
+
+// The block's MultiHeadAttention as chapter 3 builds it, in evaluation mode.
+AttentionConfig block_attention(const GptConfig& cfg) {
+    AttentionConfig a;
+    a.variant = Variant::Mha;
+    a.d_out = a.d_out_v = cfg.emb_dim;
+    a.heads = cfg.n_heads;
+    a.dropout = cfg.drop_rate;
+    a.training = false;
+    a.qkv_bias = cfg.qkv_bias;
+    a.causal = true;
+    return a;
+}
+
+}  // namespace
+
+GptModel build_gpt_ch4(const GptConfig& cfg, uint64_t seed) {
+    check_gpt_config(cfg);
+    TorchGenerator gen(seed);
+    GptModel m;
+    m.cfg = cfg;
+    m.tok_emb = torch_normal(gen, cfg.vocab_size, cfg.emb_dim);      // nn.Embedding
+    m.pos_emb = torch_normal(gen, cfg.context_length, cfg.emb_dim);  // nn.Embedding
+    const int d = cfg.emb_dim;
+    for (int layer = 0; layer < cfg.n_layers; ++layer) {
+        GptBlock b;  // TransformerBlock's order: att, ff (norm1, norm2 draw nothing)
+        b.attention = build_attention(d, block_attention(cfg), gen);
+        b.ff_in = torch_linear(gen, d, 4 * d, true);
+        b.ff_out = torch_linear(gen, 4 * d, d, true);
+        b.norm1 = fresh_layer_norm(d);
+        b.norm2 = fresh_layer_norm(d);
+        m.blocks.push_back(std::move(b));
+    }
+    m.final_norm = fresh_layer_norm(d);
+    m.out_head = torch_linear(gen, d, cfg.vocab_size, false).weight;
+    return m;
+}
+
+}  // namespace attn
