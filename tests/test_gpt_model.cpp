@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/gpt_forward.h"
+#include "model/kv_cache.h"
+#include "model/next_token.h"
 
 using nlohmann::json;
 
@@ -97,6 +99,61 @@ TEST_CASE("chapter 4's seeded GPT_CONFIG_124M generates the ids the book prints"
     const std::vector<int64_t> printed{15496, 11, 314, 716, 27018, 24086, 47843, 30961, 42348, 7267};
     CHECK(book.at("generated").get<std::vector<int64_t>>() == printed);  // torch agrees with the book
     CHECK(attn::generate_greedy(model, book.at("ids"), 6) == printed);
+    CHECK(attn::generate_cached(model, book.at("ids"), 6) == printed);  // the KV cache changes nothing
+}
+
+TEST_CASE("the next tokens: torch's top 10 of the last position's softmax", "[gpt]") {
+    for (const json& m : golden().at("models")) {
+        INFO(m.at("name").get<std::string>());
+        const attn::GptModel model = attn::build_gpt_ch4(config_of(m.at("config")), m.at("seed"));
+        const attn::GptTrace t = attn::gpt_forward(model, m.at("ids"), attn::KeptStages::only({}));
+        const auto top = attn::top_next_tokens(t.logits.row(t.logits.rows() - 1), 10);
+        const json& expected = m.at("next_token");
+        REQUIRE(top.size() == expected.size());
+        for (size_t i = 0; i < top.size(); ++i) {
+            INFO("rank " << i);
+            CHECK(top[i].id == expected[i].at("id").get<int64_t>());
+            CHECK(std::abs(top[i].prob - expected[i].at("prob").get<double>()) <= 1e-4 * expected[0].at("prob").get<double>());
+        }
+    }
+    const attn::RowVector tied = attn::RowVector::Constant(4, 0.5f);  // equal logits: in id order
+    const auto top = attn::top_next_tokens(tied, 10);
+    REQUIRE(top.size() == 4);
+    CHECK(top[0].id == 0);
+    CHECK(top[3].id == 3);
+    CHECK(top[2].prob == 0.25f);
+}
+
+TEST_CASE("the KV cache: one token at a time gives the full forward's rows", "[gpt]") {
+    for (const json& m : golden().at("models")) {
+        INFO(m.at("name").get<std::string>());
+        const attn::GptModel model = attn::build_gpt_ch4(config_of(m.at("config")), m.at("seed"));
+        const std::vector<int64_t> ids = m.at("ids");
+        attn::GptCache cache = attn::empty_cache(model);
+        for (size_t i = 0; i < ids.size(); ++i) {
+            const attn::TokenStep step = attn::append_token(model, cache, ids[i]);
+            const std::string at = "token " + std::to_string(i) + " ";
+            // Row i of the full forward, as torch computed it.
+            json logits_row = json::array({m.at("logits")[i]});
+            CHECK(mismatch(at + "logits", step.logits, logits_row) == "");
+            for (size_t l = 0; l < step.weights.size(); ++l)
+                for (size_t h = 0; h < step.weights[l].size(); ++h) {
+                    const json& full = m.at("layers")[l].at("weights")[h][i];
+                    json seen = json::array({std::vector<double>(full.begin(), full.begin() + static_cast<long>(i) + 1)});
+                    CHECK(mismatch(at + "layer " + std::to_string(l) + " head " + std::to_string(h) + " weights",
+                                   step.weights[l][h], seen) == "");
+                }
+        }
+        const std::vector<int64_t> generated = m.at("generated");
+        // The second model's prompt fills its context: the window moves at every new token.
+        CHECK(attn::generate_cached(model, ids, static_cast<int>(generated.size() - ids.size())) == generated);
+        const attn::GptConfig& cfg = model.cfg;
+        if (static_cast<int>(ids.size()) == cfg.context_length)
+            CHECK_THROWS_WITH(attn::append_token(model, cache, 0), Catch::Contains("the context is full"));
+        else
+            CHECK_THROWS_WITH(attn::append_token(model, cache, cfg.vocab_size), Catch::Contains("outside the model's vocabulary"));
+        CHECK(cache.ids == ids);  // a refused token leaves the cache as it was
+    }
 }
 
 TEST_CASE("a GPT model refuses what it cannot run, in one line", "[gpt]") {

@@ -35,6 +35,18 @@ void gemm_rows(float alpha, const ConstMatrixView& a, Transpose ta, const ConstM
                 c.data() + row0 * c.outerStride(), static_cast<blasint>(c.outerStride()));
 }
 
+// One row of c: op(b)'s columns times the row of a, as a matrix-vector product (sgemm
+// with one row runs at a fraction of sgemv's speed); columns n0..n0 + cols of c.
+void gemv_columns(float alpha, const float* a_row, const ConstMatrixView& b, Transpose tb, float beta, float* c_row,
+                  Eigen::Index n0, Eigen::Index cols) {
+    if (tb == Transpose::Yes)  // b is n x k: c = b a
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<blasint>(cols), static_cast<blasint>(b.cols()), alpha,
+                    b.data() + n0 * b.outerStride(), static_cast<blasint>(b.outerStride()), a_row, 1, beta, c_row + n0, 1);
+    else  // b is k x n: c = b^T a
+        cblas_sgemv(CblasRowMajor, CblasTrans, static_cast<blasint>(b.rows()), static_cast<blasint>(cols), alpha,
+                    b.data() + n0, static_cast<blasint>(b.outerStride()), a_row, 1, beta, c_row + n0, 1);
+}
+
 }  // namespace
 
 void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
@@ -50,6 +62,24 @@ void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrix
         return;
     }
     blas_single_threaded();
+    if (m == 1 && ta == Transpose::No) {
+        // One token's row (the KV cache's step): memory-bound, so each thread reads its
+        // share of b's columns when b is large enough to be worth it.
+        int threads = 1;
+#ifdef _OPENMP
+        if (!omp_in_parallel() && n * k >= (1 << 21)) threads = std::min<int>(omp_get_max_threads(), static_cast<int>(n / 64));
+#endif
+        if (threads <= 1) {
+            gemv_columns(alpha, a.data(), b, tb, beta, c.data(), 0, n);
+            return;
+        }
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (int t = 0; t < threads; ++t) {
+            const Eigen::Index n0 = n * t / threads, n1 = n * (t + 1) / threads;
+            gemv_columns(alpha, a.data(), b, tb, beta, c.data(), n0, n1 - n0);
+        }
+        return;
+    }
     int threads = 1;
 #ifdef _OPENMP
     if (!omp_in_parallel() && worth_splitting(m, n, k)) threads = std::min<int>(omp_get_max_threads(), static_cast<int>(m / 16));

@@ -1,5 +1,7 @@
 #include "numerics/torch_random.h"
 
+#include "numerics/gemm.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -151,7 +153,7 @@ Matrix torch_normal(TorchGenerator& gen, int64_t rows, int cols) {
 }
 
 Matrix Linear::forward(const Matrix& x) const {
-    Matrix y = x * weight;  // (T x in) @ (in x out) -> T x out
+    Matrix y = matmul(x, weight);  // (T x in) @ (in x out) -> T x out, through the BLAS
     if (bias) y.rowwise() += *bias;
     return y;
 }

@@ -10,6 +10,7 @@ Entries:
             ids (with a crop when the context is full).
   "book":   GPT_CONFIG_124M after torch.manual_seed(123), "Hello, I am" and 6 new tokens: the
             ids the book prints, [15496, 11, 314, 716, 27018, 24086, 47843, 30961, 42348, 7267].
+Each small model also has "next_token": torch.topk(torch.softmax(last logits), 10).
 """
 import json
 import os
@@ -40,8 +41,10 @@ def small_model(name, seed, ids, new_tokens, **cfg):
                "weights": [plain(rec["weights"]) for rec in b.att.head_recs]}
               for b, out in zip(model.trf_blocks, model.block_outputs)]
     generated = generate_text_simple(model, torch.tensor([ids]), new_tokens, cfg["context_length"])[0].tolist()
+    top = torch.topk(torch.softmax(logits[0, -1], dim=-1), 10)
     return {"name": name, "seed": seed, "config": cfg, "ids": ids, "layers": layers,
-            "logits": plain(logits[0]), "generated": generated}
+            "logits": plain(logits[0]), "generated": generated,
+            "next_token": [{"id": i, "prob": p} for i, p in zip(top.indices.tolist(), top.values.tolist())]}
 
 
 def main():

@@ -1,0 +1,95 @@
+#include "model/kv_cache.h"
+
+#include <cmath>
+#include <string>
+
+#include "attention/head_forward.h"
+#include "model/gpt_forward.h"
+#include "numerics/gemm.h"
+
+namespace attn {
+
+GptCache empty_cache(const GptModel& model) {
+    GptCache c;
+    const auto layers = model.blocks.size();
+    c.keys.assign(layers, Matrix(model.cfg.context_length, model.cfg.emb_dim));
+    c.values.assign(layers, Matrix(model.cfg.context_length, model.cfg.emb_dim));
+    return c;
+}
+
+namespace {
+
+RowVector project_row(const RowVector& x, const Matrix& W, const std::optional<RowVector>& b) {
+    RowVector y = matmul(x, W);  // (1 x d_in) @ (d_in x d) -> 1 x d
+    if (b) y += *b;
+    return y;
+}
+
+// The block's MultiHeadAttention for the new row at `pos`, its keys and values cached.
+RowVector attend_row(const AttentionModule& att, const RowVector& normed, Matrix& keys, Matrix& values,
+                     Eigen::Index pos, std::vector<RowVector>& weights) {
+    const Projections& p = att.projections[0];
+    const RowVector query = project_row(normed, p.W_query, p.b_query);
+    keys.row(pos) = project_row(normed, p.W_key, p.b_key);
+    values.row(pos) = project_row(normed, p.W_value, p.b_value);
+    const Eigen::Index T = pos + 1, H = att.cfg.heads, hd = att.cfg.d_out / att.cfg.heads;
+    const auto root_d_k = static_cast<float>(std::sqrt(static_cast<double>(hd)));
+    RowVector concat(att.cfg.d_out);
+    weights.assign(static_cast<size_t>(H), RowVector());
+    for (Eigen::Index h = 0; h < H; ++h) {
+        // (1 x hd) @ (hd x T) -> 1 x T: the new query sees every cached key (the causal
+        // mask hides only later tokens, and there are none yet)
+        RowVector w = matmul_transposed(query.segment(h * hd, hd), keys.block(0, h * hd, T, hd));
+        softmax_row(w.data(), T, T, root_d_k, pos);
+        concat.segment(h * hd, hd) = matmul(w, values.block(0, h * hd, T, hd));  // (1 x T) @ (T x hd)
+        weights[static_cast<size_t>(h)] = std::move(w);
+    }
+    return att.out_proj->forward(concat);
+}
+
+}  // namespace
+
+TokenStep append_token(const GptModel& model, GptCache& cache, int64_t id) {
+    const GptConfig& cfg = model.cfg;
+    const auto pos = static_cast<Eigen::Index>(cache.ids.size());
+    if (pos >= cfg.context_length)
+        throw ConfigError("the context is full: the model's context_length is " + std::to_string(cfg.context_length));
+    if (id < 0 || id >= cfg.vocab_size)
+        throw ConfigError("token id " + std::to_string(id) + " is outside the model's vocabulary (" +
+                          std::to_string(cfg.vocab_size) + " tokens)");
+    TokenStep step;
+    step.weights.resize(model.blocks.size());
+    Matrix x = model.tok_emb.row(id) + model.pos_emb.row(pos);  // 1 x d
+    for (size_t l = 0; l < model.blocks.size(); ++l) {
+        const GptBlock& b = model.blocks[l];
+        const Matrix residual1 = x + attend_row(b.attention, layer_norm(x, b.norm1), cache.keys[l], cache.values[l], pos,
+                                                step.weights[l]);
+        x = residual1 + b.ff_out.forward(gelu(b.ff_in.forward(layer_norm(residual1, b.norm2))));
+    }
+    step.logits = matmul(layer_norm(x, model.final_norm), model.out_head);  // (1 x d) @ (d x vocab)
+    cache.ids.push_back(id);
+    return step;
+}
+
+std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens) {
+    if (ids.empty()) throw ConfigError("the text has no tokens");
+    const auto context = static_cast<size_t>(model.cfg.context_length);
+    GptCache cache = empty_cache(model);
+    TokenStep last;
+    const auto fill = [&](size_t first) {  // caches ids[first..]
+        cache.ids.clear();
+        for (size_t i = first; i < ids.size(); ++i) last = append_token(model, cache, ids[i]);
+    };
+    fill(ids.size() > context ? ids.size() - context : 0);
+    for (int n = 0; n < max_new_tokens; ++n) {
+        Eigen::Index next = 0;
+        last.logits.maxCoeff(&next);
+        ids.push_back(static_cast<int64_t>(next));
+        if (n + 1 == max_new_tokens) break;
+        if (cache.ids.size() < context) last = append_token(model, cache, ids.back());
+        else fill(ids.size() - context);  // the window moved: every position changed
+    }
+    return ids;
+}
+
+}  // namespace attn

@@ -1,0 +1,36 @@
+#pragma once
+// Chapter 4's KV cache (LLMs-from-scratch ch04/03_kv-cache): every layer keeps the keys
+// and values of the tokens seen so far, so that one more token (typed, or generated)
+// costs one row of each product instead of a whole forward pass: its query against the
+// cached keys, its weights times the cached values.
+#include <cstdint>
+#include <vector>
+
+#include "model/gpt_model.h"
+
+namespace attn {
+
+struct GptCache {
+    std::vector<int64_t> ids;   // the tokens cached so far
+    // Per layer, context_length x emb_dim (every head's columns side by side, as the mha
+    // projects them); the first ids.size() rows hold the keys and values seen.
+    std::vector<Matrix> keys, values;
+};
+
+// What appending one token computed.
+struct TokenStep {
+    std::vector<std::vector<RowVector>> weights;  // [layer][head]: the new query's attention, 1 x T
+    RowVector logits;                             // 1 x vocab_size: the next token's scores
+};
+
+GptCache empty_cache(const GptModel& model);
+// Appends `id` at the next position. Throws ConfigError when the context is full or the
+// id is outside the vocabulary (the cache is then unchanged).
+TokenStep append_token(const GptModel& model, GptCache& cache, int64_t id);
+
+// generate_greedy (gpt_forward.h) with the cache: the prompt is cached token by token,
+// then each new token costs one step. When the context is full, the window moves on as
+// generate_text_simple's crop does, and the cache is rebuilt from the cropped tokens.
+std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens);
+
+}  // namespace attn

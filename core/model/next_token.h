@@ -1,0 +1,20 @@
+#pragma once
+// What the model predicts after a position: softmax over its logits (torch.softmax in
+// float), the k most probable tokens, most probable first.
+#include <cstdint>
+#include <vector>
+
+#include "numerics/tensor.h"
+
+namespace attn {
+
+struct TokenProbability {
+    int64_t id = 0;
+    float prob = 0.0f;
+};
+
+// The k (at most the vocabulary's size) most probable next tokens for one row of logits;
+// equal probabilities in id order.
+std::vector<TokenProbability> top_next_tokens(const RowVector& logits, int k);
+
+}  // namespace attn
