@@ -284,8 +284,10 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
         HeadTrace& head = t.heads[static_cast<size_t>(h)];
         const auto keeps = [&](const char* name) { return keep.keeps(h, name); };
         const Projections& all = m.projections[mha ? 0 : static_cast<size_t>(h)];
+        const bool keeps_projections = keeps("W_query") || keeps("W_key") || keeps("W_value") || keeps("b_query") ||
+                                       keeps("b_key") || keeps("b_value");
         if (!mha) add_projections(head, all, keeps);
-        else  // each head's columns of the split matrices
+        else if (keeps_projections)  // each head's columns of the split matrices (copies: only when kept)
             add_projections(head,
                             Projections{slice(all.W_query, h), slice(all.W_key, h), slice(all.W_value, h),
                                         slice_bias(all.b_query, h), slice_bias(all.b_key, h), slice_bias(all.b_value, h)},
