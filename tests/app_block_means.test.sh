@@ -7,7 +7,7 @@
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
-words=$(python3 -c "print(' '.join('w%d' % (i % 500) for i in range(3072)))")
+words=$(numbered_words 3072)
 has_stages="all(n in s['heatmaps'] for n in ('scores', 'masked_scores', 'weights', 'context'))"
 rows() { echo "s['heatmaps']['heads/%d' % $1]['rows']"; }
 
@@ -17,15 +17,14 @@ check "head 1's every stage arrives after the overview" \
     wait_state "$(settled 2) and s['error'] is None and s['shown_heads'] == 48 and s['detail_head'] == 0 and $has_stages"
 check "the strip draws head 1 whole, the other 47 as 512 x 512 block means" \
     wait_state "$(rows 0) == 3072 and all($(rows h) == 512 for h in range(1, 48))"
-if ! ldd "$APP" | grep -q libasan; then  # ASan's shadow memory and quarantine are not the app's
-    rss_mb=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$APP_PID/status")
+if ! under_asan; then
+    rss_mb=$(resident_mb)
     check "resident memory ${rss_mb} MB, under the 1.8 GB of every head's weights" test "$rss_mb" -lt 1000
 fi
 
 # Click head 5 in the strip: its weights come whole, head 1's as block means.
 version=$(json "$STATE" "s['run_version']")
-read -r x y <<<"$(json "$STATE" "'%d %d' % ((s['heatmaps']['heads/4']['rect'][0] + s['heatmaps']['heads/4']['rect'][2]) / 2, \
-(s['heatmaps']['heads/4']['rect'][1] + s['heatmaps']['heads/4']['rect'][3]) / 2)")"
+read -r x y <<<"$(heatmap_point heads/4 0.5 0.5)"
 click "$x" "$y"
 check "clicking head 5 brings its every stage" \
     wait_state "$(settled $((version + 1))) and s['selected_head'] == 4 and s['detail_head'] == 4 and $has_stages \

@@ -67,6 +67,13 @@ frames_pass() {  # frames_pass [N]: until N frames (default 2) were drawn after 
     wait_state "s['frame'] >= $frame + ${1:-2}"
 }
 settled() { echo "not s['computing'] and s['run_version'] >= ${1:-1}"; }
+numbered_words() { python3 -c "print(' '.join('w%d' % (i % 500) for i in range($1)))"; }  # numbered_words N: N tokens
+heatmap_point() {  # heatmap_point NAME FX FY: "x y" at fractions (0..1) across and down a heatmap
+    json "$STATE" "'%d %d' % (s['heatmaps']['$1']['rect'][0] * (1 - $2) + s['heatmaps']['$1']['rect'][2] * $2, \
+s['heatmaps']['$1']['rect'][1] * (1 - $3) + s['heatmaps']['$1']['rect'][3] * $3)"
+}
+resident_mb() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$APP_PID/status"; }
+under_asan() { ldd "$APP" | grep -q libasan; }  # ASan's shadow memory and quarantine are not the app's
 widget_centre() {  # widget_centre NAME: "x y" of a widget's centre
     json "$STATE" "'%d %d' % ((s['widgets']['$1'][0] + s['widgets']['$1'][2]) / 2, (s['widgets']['$1'][1] + s['widgets']['$1'][3]) / 2)"
 }

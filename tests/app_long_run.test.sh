@@ -7,7 +7,7 @@
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
-words=$(python3 -c "print(' '.join('w%d' % (i % 500) for i in range(1536)))")
+words=$(numbered_words 1536)
 has_stages="all(n in s['heatmaps'] for n in ('scores', 'masked_scores', 'weights', 'context'))"
 
 start_app --variant mha --heads 12 --d-in 768 --d-out 768 --text "$words"
@@ -15,15 +15,14 @@ check "window appears" test -n "$WID"
 check "the run keeps every stage of head 1 only" \
     wait_state "$(settled 1) and s['error'] is None and s['shown_heads'] == 12 and s['detail_head'] == 0 and $has_stages"
 check "the head strip draws all 12 heads" wait_state "all('heads/%d' % h in s['heatmaps'] for h in range(12))"
-if ! ldd "$APP" | grep -q libasan; then  # ASan's shadow memory and quarantine are not the app's
-    rss_mb=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$APP_PID/status")
+if ! under_asan; then
+    rss_mb=$(resident_mb)
     check "resident memory ${rss_mb} MB, under the 0.8 GB of every stage" test "$rss_mb" -lt 600
 fi
 
 # Click head 5 in the strip: its stages come with a run that keeps them.
 version=$(json "$STATE" "s['run_version']")
-read -r x y <<<"$(json "$STATE" "'%d %d' % ((s['heatmaps']['heads/4']['rect'][0] + s['heatmaps']['heads/4']['rect'][2]) / 2, \
-(s['heatmaps']['heads/4']['rect'][1] + s['heatmaps']['heads/4']['rect'][3]) / 2)")"
+read -r x y <<<"$(heatmap_point heads/4 0.5 0.5)"
 click "$x" "$y"
 check "clicking head 5 shows it" wait_state "s['selected_head'] == 4"
 check "and a run keeping every stage of head 5 arrives" \

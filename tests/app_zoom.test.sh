@@ -5,7 +5,7 @@
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
-words=$(python3 -c "print(' '.join('w%d' % (i % 500) for i in range(2048)))")
+words=$(numbered_words 2048)
 block="s['heatmaps']['weights']['block']"
 
 start_app --variant mha --heads 2 --d-in 16 --d-out 16 --text "$words"
@@ -15,8 +15,7 @@ hold f
 check "focus shows head 1's weights whole" wait_state "s['focus'] and 'weights' in s['heatmaps'] and $block == [0, 0, 2048, 2048]"
 
 # The pointer a quarter across and three quarters down: on cell (1536, 512).
-read -r x y <<<"$(json "$STATE" "'%d %d' % (s['heatmaps']['weights']['rect'][0] * 0.75 + s['heatmaps']['weights']['rect'][2] * 0.25, \
-s['heatmaps']['weights']['rect'][1] * 0.25 + s['heatmaps']['weights']['rect'][3] * 0.75)")"
+read -r x y <<<"$(heatmap_point weights 0.25 0.75)"
 xdotool mousemove --window "$WID" "$x" "$y"
 near="abs(s['hover'][1] - 1536) <= 8 and abs(s['hover'][2] - 512) <= 8"
 check "the pointer is on cell (1536, 512)" wait_state "s['hover'] is not None and s['hover'][0] == 'weights' and $near"

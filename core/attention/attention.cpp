@@ -30,11 +30,6 @@ Projections linear_projections(TorchGenerator& gen, int d_in, int d_out, bool bi
     return Projections{q.weight, k.weight, v.weight, q.bias, k.bias, v.bias};
 }
 
-Matrix project(const Matrix& x, const Matrix& W, const std::optional<RowVector>& b) {
-    Matrix y = matmul(x, W);  // (T x d_in) @ (d_in x d) -> T x d
-    if (b) y.rowwise() += *b;
-    return y;
-}
 
 // Threads cost a few microseconds to wake: below ~1 MFLOP a head, one thread is faster.
 bool worth_threads(Eigen::Index rows, Eigen::Index cols, Eigen::Index depth) {
@@ -89,6 +84,12 @@ void check_inputs(const AttentionModule& m, const Matrix& x, const Matrix* x2) {
 }
 
 }  // namespace
+
+Matrix project(const Matrix& x, const Matrix& W, const std::optional<RowVector>& b) {
+    Matrix y = matmul(x, W);  // (T x d_in) @ (d_in x d) -> T x d
+    if (b) y.rowwise() += *b;
+    return y;
+}
 
 Matrix causal_mask(int rows, int cols) {
     Matrix m = Matrix::Zero(rows, cols);

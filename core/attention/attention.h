@@ -75,6 +75,9 @@ bool is_causal(const AttentionConfig& cfg);
 // Throws ConfigError if a row is -inf throughout (torch would silently give NaN).
 Matrix softmax_rows(const Matrix& scores);
 
+// x @ W (+ b): a projection in the x @ W orientation (queries, keys, values).
+Matrix project(const Matrix& x, const Matrix& W, const std::optional<RowVector>& b);
+
 // triu(ones(rows, cols), diagonal=1): 1 above the diagonal (the future), 0 elsewhere.
 Matrix causal_mask(int rows, int cols);
 

@@ -125,8 +125,8 @@ double unkept_squares(const Shapes& x, const KeptStages& keep) {
 
 // Peak memory in floats, as terms with the settings that grow each. The T x S matrices
 // each head keeps (scores, scaled, mask, masked, weights; dropout mask and dropped
-// weights) or its weights' block means, and while a thread works on a head its temporaries: the T x S matrices it
-// does not keep (unkept_squares), and blocks of 128 rows.
+// weights) or its weights' block means, and while a thread works on a head its
+// temporaries: the T x S matrices it does not keep (unkept_squares), blocks of 128 rows.
 // The dropout draws of every batch element and head, one bit each. Then each head's
 // projections and their products, the model's inputs and tables, the outputs.
 std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t tokens, const KeptStages& keep) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "model/next_token.h"
 #include "numerics/gemm.h"
 
 namespace attn {
@@ -35,10 +36,7 @@ void check_ids(const GptConfig& cfg, const std::vector<int64_t>& ids) {
     if (static_cast<int64_t>(ids.size()) > cfg.context_length)
         throw ConfigError("the text has " + std::to_string(ids.size()) + " tokens; the model's context_length is " +
                           std::to_string(cfg.context_length));
-    for (const int64_t id : ids)
-        if (id < 0 || id >= cfg.vocab_size)
-            throw ConfigError("token id " + std::to_string(id) + " is outside the model's vocabulary (" +
-                              std::to_string(cfg.vocab_size) + " tokens)");
+    for (const int64_t id : ids) check_token_id(cfg, id);
 }
 
 BlockTrace block_forward(const GptBlock& b, const Matrix& inputs, const KeptStages& keep) {
@@ -79,9 +77,7 @@ std::vector<int64_t> generate_greedy(const GptModel& model, std::vector<int64_t>
         const size_t first = ids.size() > context ? ids.size() - context : 0;
         const std::vector<int64_t> window(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.end());
         const GptTrace t = gpt_forward(model, window, KeptStages::only({}));
-        Eigen::Index next = 0;
-        t.logits.row(t.logits.rows() - 1).maxCoeff(&next);  // torch.argmax: the first maximum
-        ids.push_back(static_cast<int64_t>(next));
+        ids.push_back(most_probable(t.logits.row(t.logits.rows() - 1)));
     }
     return ids;
 }

@@ -16,6 +16,12 @@ void check_gpt_config(const GptConfig& cfg) {
     if (cfg.drop_rate < 0.0 || cfg.drop_rate > 1.0) throw ConfigError("drop_rate must be between 0 and 1");
 }
 
+void check_token_id(const GptConfig& cfg, int64_t id) {
+    if (id < 0 || id >= cfg.vocab_size)
+        throw ConfigError("token id " + std::to_string(id) + " is outside the model's vocabulary (" +
+                          std::to_string(cfg.vocab_size) + " tokens)");
+}
+
 namespace {
 
 LayerNormWeights fresh_layer_norm(int emb_dim) {  // torch.ones / torch.zeros: no draws

@@ -48,6 +48,8 @@ struct GptModel {
 // Throws ConfigError for a configuration the book's classes would reject (emb_dim not
 // divisible by n_heads) or attnscope cannot hold.
 void check_gpt_config(const GptConfig& cfg);
+// Throws ConfigError for an id outside the model's vocabulary.
+void check_token_id(const GptConfig& cfg, int64_t id);
 
 // GPTModel(cfg) right after torch.manual_seed(seed): every parameter drawn in the
 // order the constructor creates it (tok_emb, pos_emb, then per block W_query, W_key,

@@ -5,6 +5,7 @@
 
 #include "attention/head_forward.h"
 #include "model/gpt_forward.h"
+#include "model/next_token.h"
 #include "numerics/gemm.h"
 
 namespace attn {
@@ -19,29 +20,23 @@ GptCache empty_cache(const GptModel& model) {
 
 namespace {
 
-RowVector project_row(const RowVector& x, const Matrix& W, const std::optional<RowVector>& b) {
-    RowVector y = matmul(x, W);  // (1 x d_in) @ (d_in x d) -> 1 x d
-    if (b) y += *b;
-    return y;
-}
-
 // The block's MultiHeadAttention for the new row at `pos`, its keys and values cached.
-RowVector attend_row(const AttentionModule& att, const RowVector& normed, Matrix& keys, Matrix& values,
+Matrix attend_row(const AttentionModule& att, const Matrix& normed, Matrix& keys, Matrix& values,
                      Eigen::Index pos, std::vector<RowVector>& weights) {
     const Projections& p = att.projections[0];
-    const RowVector query = project_row(normed, p.W_query, p.b_query);
-    keys.row(pos) = project_row(normed, p.W_key, p.b_key);
-    values.row(pos) = project_row(normed, p.W_value, p.b_value);
+    const Matrix query = project(normed, p.W_query, p.b_query);  // 1 x d
+    keys.row(pos) = project(normed, p.W_key, p.b_key);
+    values.row(pos) = project(normed, p.W_value, p.b_value);
     const Eigen::Index T = pos + 1, H = att.cfg.heads, hd = att.cfg.d_out / att.cfg.heads;
     const auto root_d_k = static_cast<float>(std::sqrt(static_cast<double>(hd)));
-    RowVector concat(att.cfg.d_out);
+    Matrix concat(1, att.cfg.d_out);
     weights.assign(static_cast<size_t>(H), RowVector());
     for (Eigen::Index h = 0; h < H; ++h) {
         // (1 x hd) @ (hd x T) -> 1 x T: the new query sees every cached key (the causal
         // mask hides only later tokens, and there are none yet)
-        RowVector w = matmul_transposed(query.segment(h * hd, hd), keys.block(0, h * hd, T, hd));
+        RowVector w = matmul_transposed(query.middleCols(h * hd, hd), keys.block(0, h * hd, T, hd));
         softmax_row(w.data(), T, T, root_d_k, pos);
-        concat.segment(h * hd, hd) = matmul(w, values.block(0, h * hd, T, hd));  // (1 x T) @ (T x hd)
+        concat.middleCols(h * hd, hd) = matmul(w, values.block(0, h * hd, T, hd));  // (1 x T) @ (T x hd)
         weights[static_cast<size_t>(h)] = std::move(w);
     }
     return att.out_proj->forward(concat);
@@ -54,9 +49,7 @@ TokenStep append_token(const GptModel& model, GptCache& cache, int64_t id) {
     const auto pos = static_cast<Eigen::Index>(cache.ids.size());
     if (pos >= cfg.context_length)
         throw ConfigError("the context is full: the model's context_length is " + std::to_string(cfg.context_length));
-    if (id < 0 || id >= cfg.vocab_size)
-        throw ConfigError("token id " + std::to_string(id) + " is outside the model's vocabulary (" +
-                          std::to_string(cfg.vocab_size) + " tokens)");
+    check_token_id(cfg, id);
     TokenStep step;
     step.weights.resize(model.blocks.size());
     Matrix x = model.tok_emb.row(id) + model.pos_emb.row(pos);  // 1 x d
@@ -82,9 +75,7 @@ std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t>
     };
     fill(ids.size() > context ? ids.size() - context : 0);
     for (int n = 0; n < max_new_tokens; ++n) {
-        Eigen::Index next = 0;
-        last.logits.maxCoeff(&next);
-        ids.push_back(static_cast<int64_t>(next));
+        ids.push_back(most_probable(last.logits));
         if (n + 1 == max_new_tokens) break;
         if (cache.ids.size() < context) last = append_token(model, cache, ids.back());
         else fill(ids.size() - context);  // the window moved: every position changed

@@ -7,6 +7,13 @@
 
 namespace attn {
 
+int64_t most_probable(const RowVector& logits) {
+    Eigen::Index best = 0;
+    for (Eigen::Index i = 1; i < logits.size(); ++i)
+        if (logits(i) > logits(best)) best = i;
+    return static_cast<int64_t>(best);
+}
+
 std::vector<TokenProbability> top_next_tokens(const RowVector& logits, int k) {
     RowVector probs = logits;
     softmax_row(probs.data(), probs.size(), probs.size(), 1.0f, 0);  // as torch.softmax(logits, dim=-1)

@@ -13,6 +13,9 @@ struct TokenProbability {
     float prob = 0.0f;
 };
 
+// The greedy choice, as torch.argmax: the id of the largest logit, the first of equals.
+int64_t most_probable(const RowVector& logits);
+
 // The k (at most the vocabulary's size) most probable next tokens for one row of logits;
 // equal probabilities in id order.
 std::vector<TokenProbability> top_next_tokens(const RowVector& logits, int k);
