@@ -1,6 +1,7 @@
 // Every stage of every golden configuration against PyTorch.
 // tests/golden/golden.json is written by tests/golden/make_golden.py, which runs the
-// seed documents' classes with Debian's torch; never edit it by hand.
+// seed documents' classes with Debian's torch, and modern_golden.json by
+// make_modern_golden.py, which runs the book's ch04 bonus classes; never edit them by hand.
 // Each entry's args go through the CLI's own path (parse_settings -> compute ->
 // write_run_json), and the printed object must equal torch's key for key and number for
 // number within 1e-5 + 1e-5 * |torch|.
@@ -26,14 +27,24 @@ using nlohmann::json;
 
 namespace {
 
+// golden.json (the chapter 3 modules, make_golden.py) and modern_golden.json (today's
+// variants, make_modern_golden.py): one list of configurations.
 const json& golden() {
     static const json doc = [] {
         // ATTNSCOPE_GOLDEN_FILE: another file of the same form (e.g. a deliberately altered
-        // copy, to see that a wrong number fails and is named).
+        // copy, to see that a wrong number fails and is named), read alone.
         const char* other = std::getenv("ATTNSCOPE_GOLDEN_FILE");
-        std::ifstream in(other ? std::string(other) : std::string(ATTNSCOPE_TESTS_DIR) + "/golden/golden.json");
-        if (!in) throw std::runtime_error("cannot open tests/golden/golden.json (run tests/golden/make_golden.py)");
-        return json::parse(in);
+        const std::string dir = std::string(ATTNSCOPE_TESTS_DIR) + "/golden/";
+        const std::vector<std::string> files =
+            other ? std::vector<std::string>{other} : std::vector<std::string>{dir + "golden.json", dir + "modern_golden.json"};
+        json all = {{"configs", json::array()}};
+        for (const std::string& file : files) {
+            std::ifstream in(file);
+            if (!in) throw std::runtime_error("cannot open " + file + " (run tests/golden/make_golden.py, make_modern_golden.py)");
+            json doc = json::parse(in);
+            for (json& c : doc.at("configs")) all["configs"].push_back(std::move(c));
+        }
+        return all;
     }();
     return doc;
 }

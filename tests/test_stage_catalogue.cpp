@@ -25,16 +25,18 @@ std::vector<std::vector<std::string>> every_option(const std::string& variant) {
             for (const bool pos : {false, true})
                 for (const int dropout : {0, 1, 2})  // none, 0.5 training, 0.5 eval
                     for (const bool causal : {false, true})
-                        for (const bool text2 : {false, true}) {
-                            std::vector<std::string> a = {"--variant", variant, "--heads", heads, "--batch", "2"};
-                            if (bias) a.push_back("--qkv-bias");
-                            if (pos) a.push_back("--pos");
-                            if (dropout) a.insert(a.end(), {"--dropout", "0.5"});
-                            if (dropout == 2) a.push_back("--eval");
-                            if (causal) a.push_back("--causal");
-                            if (text2) a.insert(a.end(), {"--text2", "one step starts"});
-                            out.push_back(a);
-                        }
+                        for (const bool text2 : {false, true})
+                            for (const bool rope : {false, true}) {
+                                std::vector<std::string> a = {"--variant", variant, "--heads", heads, "--batch", "2"};
+                                if (rope) a.insert(a.end(), {"--rope", "--d-out", "4"});
+                                if (bias) a.push_back("--qkv-bias");
+                                if (pos) a.push_back("--pos");
+                                if (dropout) a.insert(a.end(), {"--dropout", "0.5"});
+                                if (dropout == 2) a.push_back("--eval");
+                                if (causal) a.push_back("--causal");
+                                if (text2) a.insert(a.end(), {"--text2", "one step starts"});
+                                out.push_back(a);
+                            }
     return out;
 }
 

@@ -35,7 +35,7 @@ bool slider(const attn::SettingRow& row, attn::Settings& c, WidgetRects& rects) 
     const attn::AppControl& a = row.app;
     SettingValue now = row.get(c);
     const bool unset = std::holds_alternative<std::monostate>(now);
-    if (unset && a.unset == attn::Unset::Checkbox) now = attn::setting(a.falls_back_to).get(c);
+    if (unset && a.unset == attn::Unset::Checkbox) now = attn::fallback_value(a, c);
     int64_t value = whole(now);  // Unset::Zero: 0
     const ImGuiSliderFlags flags = a.control == attn::Control::LogSlider ? ImGuiSliderFlags_Logarithmic : 0;
     const char* format = a.unset == attn::Unset::Zero && value == 0 ? a.unset_label : "%lld";
@@ -51,7 +51,7 @@ bool slider(const attn::SettingRow& row, attn::Settings& c, WidgetRects& rects) 
     if (a.unset == attn::Unset::Checkbox) {
         bool follows = std::holds_alternative<std::monostate>(row.get(c));
         const bool toggled = checkbox(a.unset_label, (std::string(row.key) + "_follows").c_str(), follows, rects);
-        if (toggled) row.set(c, follows ? SettingValue() : attn::setting(a.falls_back_to).get(c));
+        if (toggled) row.set(c, follows ? SettingValue() : attn::fallback_value(a, c));
         return changed || toggled;
     }
     return changed;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "attention/variant_notes.h"
 #include "views/cell_details.h"
 #include "graphics/ui_colors.h"
 #include "views/stage_labels.h"
@@ -149,6 +150,9 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
         ImGui::PushFont(ctx.fonts.heading);
         text_wrapped("Every head's weights (%d heads, same scale 0 to 1): click one to follow it below", n);
         ImGui::PopFont();
+        // What today's variants change, in one line each (attention/variant_notes.h).
+        for (const std::string& line : {attn::head_groups_line(run.trace), attn::kv_cache_line(run.trace)})
+            if (!line.empty()) text_wrapped("%s", line.c_str());
         // As few rows as keep each head at least ~100 px (a projected 12-head strip in one
         // row is too small to read), the rows balanced: 12 heads go 6 + 6, not 8 + 4.
         const float min_side = 96.0f * ctx.ui_scale;
@@ -173,7 +177,9 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
                                           ? &previews[static_cast<size_t>(h)]
                                           : nullptr;
         if (!w && !preview) continue;
-        const std::string label = "head " + std::to_string(h + 1) + (h == shown_head ? " ◀ shown" : "");
+        const std::string group = attn::head_group_label(run.trace, h);
+        const std::string label =
+            "head " + std::to_string(h + 1) + (group.empty() ? "" : " · " + group) + (h == shown_head ? " ◀ shown" : "");
         // A caption wider than its heatmap widens the group: wrap on what is drawn.
         const float group_w = thumbnails ? side : std::max(side, ImGui::CalcTextSize(label.c_str()).x);
         if (h > 0 && x + group_w <= avail) ImGui::SameLine(0.0f, gap);

@@ -1,6 +1,8 @@
 #include "attention/attention.h"
 
+#include "attention/forward_parts.h"
 #include "attention/head_forward.h"
+#include "attention/split_heads.h"
 #include "numerics/block_means.h"
 #include "numerics/gemm.h"
 #include "settings/settings.h"
@@ -31,32 +33,6 @@ Projections linear_projections(TorchGenerator& gen, int d_in, int d_out, bool bi
 }
 
 
-// Threads cost a few microseconds to wake: below ~1 MFLOP a head, one thread is faster.
-bool worth_threads(Eigen::Index rows, Eigen::Index cols, Eigen::Index depth) {
-    return rows * cols * depth >= (1 << 20);
-}
-
-// An exception must not leave an OpenMP loop (the program would terminate): the first
-// one a head throws is kept and thrown again after the loop.
-class HeadErrors {
-public:
-    template <class Body>
-    void run(Body&& body) {
-        try {
-            body();
-        } catch (...) {
-#pragma omp critical(attn_head_errors)
-            if (!first_) first_ = std::current_exception();
-        }
-    }
-    void rethrow() const {
-        if (first_) std::rethrow_exception(first_);
-    }
-
-private:
-    std::exception_ptr first_;
-};
-
 void check_config(const AttentionConfig& cfg) {
     // The ranges are the settings table's; a config built by code has not been parsed.
     Settings s;
@@ -70,9 +46,16 @@ void check_config(const AttentionConfig& cfg) {
     if (cfg.heads > 1 && !variant_info(cfg.variant).heads)
         throw ConfigError(variant_name(cfg.variant) + " has one head (--heads applies to " +
                           variants_with(&VariantInfo::heads) + ")");
-    if (cfg.variant == Variant::Mha && cfg.d_out % cfg.heads != 0)
+    if (splits_heads(cfg.variant) && cfg.d_out % cfg.heads != 0)
         throw ConfigError("d_out (" + std::to_string(cfg.d_out) + ") must be divisible by heads (" +
                           std::to_string(cfg.heads) + ")");
+    const VariantInfo& v = variant_info(cfg.variant);
+    if (v.kv_groups && cfg.heads % cfg.kv_groups != 0)
+        throw ConfigError("heads (" + std::to_string(cfg.heads) + ") must be divisible by kv-groups (" +
+                          std::to_string(cfg.kv_groups) + "): each group serves the same number of heads");
+    if (v.rope && cfg.rope && (cfg.d_out / cfg.heads) % 2 != 0)
+        throw ConfigError("RoPE rotates pairs of features: the head dimension (d_out / heads = " +
+                          std::to_string(cfg.d_out / cfg.heads) + ") must be even");
 }
 
 void check_inputs(const AttentionModule& m, const Matrix& x, const Matrix* x2) {
@@ -98,9 +81,11 @@ Matrix causal_mask(int rows, int cols) {
 }
 
 bool is_causal(const AttentionConfig& cfg) {
-    return cfg.variant == Variant::Mha || cfg.variant == Variant::Causal || cfg.variant == Variant::MhaWrapper ||
+    return splits_heads(cfg.variant) || cfg.variant == Variant::Causal || cfg.variant == Variant::MhaWrapper ||
            (cfg.causal && cfg.variant != Variant::Simplified);
 }
+
+int latent_dim_of(const AttentionConfig& cfg) { return cfg.latent_dim ? *cfg.latent_dim : std::max(16, cfg.d_out / 8); }
 
 Matrix softmax_rows(const Matrix& scores) {
     Matrix out = scores;
@@ -116,7 +101,7 @@ AttentionModule build_attention(int d_in, const AttentionConfig& cfg) {
 AttentionModule build_attention(int d_in, const AttentionConfig& cfg, TorchGenerator& gen) {
     check_config(cfg);
     if (d_in < 1 || d_in > 4096) throw ConfigError("d_in must be between 1 and 4096");
-    AttentionModule m{cfg, d_in, {}, std::nullopt, std::nullopt, gen};
+    AttentionModule m{cfg, d_in, {}, std::nullopt, std::nullopt, std::nullopt, gen};
     switch (cfg.variant) {
     case Variant::Simplified:  // 3.3 has no weights
         break;
@@ -131,74 +116,35 @@ AttentionModule build_attention(int d_in, const AttentionConfig& cfg, TorchGener
         for (int i = 0; i < cfg.heads; ++i) m.projections.push_back(linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias));
         break;
     case Variant::Mha:  // one projection each, split into heads at forward; then out_proj
+    case Variant::Swa:  // MultiHeadAttentionWithSWA builds the same layers
         m.projections.push_back(linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias));
         m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
         break;
+    case Variant::Gqa: {  // GroupedQueryAttention: W_key and W_value of the groups' width first
+        const int kv_width = cfg.kv_groups * (cfg.d_out / cfg.heads);
+        const Linear k = torch_linear(gen, d_in, kv_width, cfg.qkv_bias);
+        const Linear v = torch_linear(gen, d_in, kv_width, cfg.qkv_bias);
+        const Linear q = torch_linear(gen, d_in, cfg.d_out, cfg.qkv_bias);
+        m.projections.push_back(Projections{q.weight, k.weight, v.weight, q.bias, k.bias, v.bias});
+        m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, false);
+        break;
+    }
+    case Variant::Mla: {  // MultiHeadLatentAttention: W_query, W_DKV, W_UK, W_UV, out_proj
+        const int latent = latent_dim_of(cfg);
+        const Linear q = torch_linear(gen, d_in, cfg.d_out, cfg.qkv_bias);
+        m.latent_down = torch_linear(gen, d_in, latent, cfg.qkv_bias);
+        const Linear up_k = torch_linear(gen, latent, cfg.d_out, cfg.qkv_bias);
+        const Linear up_v = torch_linear(gen, latent, cfg.d_out, cfg.qkv_bias);
+        m.projections.push_back(Projections{q.weight, up_k.weight, up_v.weight, q.bias, up_k.bias, up_v.bias});
+        m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
+        break;
+    }
     }
     m.generator_after_init = gen;
     return m;
 }
 
 namespace {
-
-// nn.Dropout's draws for every batch element and head, in torch's order: the
-// weight-split module drops its (b, heads, T, S) tensor at once; every other module is
-// one forward per head. Empty where nothing is drawn: no dropout, evaluation mode, p = 0.
-using Draws = std::vector<std::vector<std::optional<DropoutDraws>>>;  // [b][h]
-Draws draw_dropout(const AttentionConfig& cfg, const Trace& t, int H, Eigen::Index T, Eigen::Index S) {
-    Draws draws(static_cast<size_t>(cfg.batch), std::vector<std::optional<DropoutDraws>>(static_cast<size_t>(H)));
-    const double p = variant_has_dropout(cfg.variant) && cfg.training ? cfg.dropout : 0.0;
-    if (p == 0.0) return draws;
-    TorchGenerator gen = cfg.dropout_seed ? TorchGenerator(*cfg.dropout_seed) : *t.forward_generator;
-    const auto draw = [&](int b, int h) {
-        draws[static_cast<size_t>(b)][static_cast<size_t>(h)] =
-            torch_dropout_draws(gen, static_cast<int>(T), static_cast<int>(S), p);
-    };
-    if (cfg.variant == Variant::Mha) {
-        for (int b = 0; b < cfg.batch; ++b)
-            for (int h = 0; h < H; ++h) draw(b, h);
-    } else {
-        for (int h = 0; h < H; ++h)
-            for (int b = 0; b < cfg.batch; ++b) draw(b, h);
-    }
-    return draws;
-}
-
-std::vector<const DropoutDraws*> draws_of_head(const Draws& draws, int h) {
-    std::vector<const DropoutDraws*> out;
-    for (const auto& of_b : draws) {
-        const std::optional<DropoutDraws>& d = of_b[static_cast<size_t>(h)];
-        out.push_back(d ? &*d : nullptr);
-    }
-    return out;
-}
-
-// Heads side by side, (T x d_v) x H -> T x (H * d_v), then out_proj for mha: every batch
-// element's output, and the first one's concat in the model stages.
-void combine_heads(Trace& t, const AttentionConfig& cfg, std::vector<std::vector<Matrix>>& contexts /* [h][b] */) {
-    const size_t H = contexts.size();
-    t.output.assign(static_cast<size_t>(cfg.batch), Matrix());
-    for (size_t b = 0; b < static_cast<size_t>(cfg.batch); ++b) {
-        Eigen::Index width = 0;
-        for (size_t h = 0; h < H; ++h) width += contexts[h][b].cols();
-        Matrix concat(contexts[0][b].rows(), width);
-        Eigen::Index col = 0;
-        for (size_t h = 0; h < H; ++h) {
-            concat.middleCols(col, contexts[h][b].cols()) = contexts[h][b];
-            col += contexts[h][b].cols();
-            contexts[h][b] = Matrix();
-        }
-        if (cfg.variant == Variant::Mha) {
-            Matrix out = matmul(concat, t.model.at("W_out"));  // (T x d_out) @ (d_out x d_out)
-            out.rowwise() += t.model.at("b_out").row(0);
-            if (b == 0) t.model.set("concat", std::move(concat));
-            t.output[b] = std::move(out);
-        } else {
-            if (b == 0 && H > 1) t.model.set("concat", concat);
-            t.output[b] = std::move(concat);
-        }
-    }
-}
 
 // The simplified attention of 3.3: the inputs are queries, keys and values, unscaled.
 void simplified(Trace& t, int batch) {
@@ -212,19 +158,6 @@ void simplified(Trace& t, int batch) {
     h.add("context", context);
     t.heads.push_back(std::move(h));
     t.output.assign(static_cast<size_t>(batch), context);
-}
-
-// The projections as the head sees them, each if `keeps` it.
-template <class Keeps>
-void add_projections(HeadTrace& h, const Projections& p, const Keeps& keeps) {
-    if (keeps("W_query")) h.add("W_query", p.W_query);
-    if (keeps("W_key")) h.add("W_key", p.W_key);
-    if (keeps("W_value")) h.add("W_value", p.W_value);
-    if (p.b_query) {
-        if (keeps("b_query")) h.add("b_query", *p.b_query);
-        if (keeps("b_key")) h.add("b_key", *p.b_key);
-        if (keeps("b_value")) h.add("b_value", *p.b_value);
-    }
 }
 
 }  // namespace
@@ -241,6 +174,11 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
         simplified(t, cfg.batch);
         return t;
     }
+    if (splits_heads(cfg.variant)) {
+        forward_split(m, x, keep, t);
+        return t;
+    }
+    // The stacked modules: one set of projections, one forward per head.
     const Matrix* kv_input = &x;
     Axis key_axis = Axis::Tokens;
     if (cfg.variant == Variant::Cross) {
@@ -248,29 +186,10 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
         kv_input = &t.model.at("inputs2");
         key_axis = Axis::KeyTokens;
     }
-    const bool mha = cfg.variant == Variant::Mha;
     t.causal = is_causal(cfg);
     const int H = cfg.heads;
     const Eigen::Index T = x.rows(), S = kv_input->rows();
     const Draws draws = draw_dropout(cfg, t, H, T, S);
-
-    // mha projects once, each head a slice of the projections' columns; the other
-    // modules hold one set of projections per head.
-    Matrix all_queries, all_keys, all_values;
-    if (mha) {
-        const Projections& all = m.projections[0];
-        t.model.add("W_out", m.out_proj->weight);
-        t.model.add("b_out", *m.out_proj->bias);
-        all_queries = project(x, all.W_query, all.b_query);  // T x d_out
-        all_keys = project(x, all.W_key, all.b_key);
-        all_values = project(x, all.W_value, all.b_value);
-    }
-    const int hd = mha ? cfg.d_out / H : 0;
-    const auto slice = [hd](const Matrix& mat, int h) -> Matrix { return mat.middleCols(h * hd, hd); };
-    const auto slice_bias = [hd](const std::optional<RowVector>& b, int h) -> std::optional<RowVector> {
-        if (!b) return std::nullopt;
-        return RowVector(b->segment(h * hd, hd));
-    };
 
     t.heads.resize(static_cast<size_t>(H));
     if (keep.preview_side > 0) {
@@ -278,35 +197,20 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
         t.preview_factor = block_factor(T, S, keep.preview_side);
     }
     std::vector<std::vector<Matrix>> contexts(static_cast<size_t>(H));
-    const bool parallel = H > 1 && worth_threads(T, S, mha ? hd : cfg.d_out);
     HeadErrors errors;
-#pragma omp parallel for schedule(dynamic) if (parallel)
+#pragma omp parallel for schedule(dynamic) if (H > 1 && worth_threads(T, S, cfg.d_out))
     for (int h = 0; h < H; ++h) errors.run([&] {
         HeadTrace& head = t.heads[static_cast<size_t>(h)];
         const auto keeps = [&](const char* name) { return keep.keeps(h, name); };
-        const Projections& all = m.projections[mha ? 0 : static_cast<size_t>(h)];
-        const bool keeps_projections = keeps("W_query") || keeps("W_key") || keeps("W_value") || keeps("b_query") ||
-                                       keeps("b_key") || keeps("b_value");
-        if (!mha) add_projections(head, all, keeps);
-        else if (keeps_projections)  // each head's columns of the split matrices (copies: only when kept)
-            add_projections(head,
-                            Projections{slice(all.W_query, h), slice(all.W_key, h), slice(all.W_value, h),
-                                        slice_bias(all.b_query, h), slice_bias(all.b_key, h), slice_bias(all.b_value, h)},
-                            keeps);
-        Matrix own_queries, own_keys, own_values;  // the non-split modules' own projections
-        if (!mha) {
-            const Projections& p = m.projections[static_cast<size_t>(h)];
-            own_queries = project(x, p.W_query, p.b_query);
-            own_keys = project(*kv_input, p.W_key, p.b_key);
-            own_values = project(*kv_input, p.W_value, p.b_value);
-        }
-        const HeadJob job{mha ? ConstMatrixView(all_queries.middleCols(h * hd, hd)) : ConstMatrixView(own_queries),
-                          mha ? ConstMatrixView(all_keys.middleCols(h * hd, hd)) : ConstMatrixView(own_keys),
-                          mha ? ConstMatrixView(all_values.middleCols(h * hd, hd)) : ConstMatrixView(own_values),
-                          t.causal, key_axis, variant_has_dropout(cfg.variant), draws_of_head(draws, h)};
-        if (keeps("queries")) head.add("queries", Matrix(job.queries));
-        if (keeps("keys")) head.add("keys", Matrix(job.keys), key_axis);
-        if (keeps("values")) head.add("values", Matrix(job.values), key_axis);
+        const Projections& p = m.projections[static_cast<size_t>(h)];
+        add_projections(head, p, keeps);
+        const Matrix queries = project(x, p.W_query, p.b_query);  // T x d_out
+        const Matrix keys = project(*kv_input, p.W_key, p.b_key);  // S x d_out
+        const Matrix values = project(*kv_input, p.W_value, p.b_value);  // S x d_out_v
+        const HeadJob job{queries, keys, values, t.causal, key_axis, variant_has_dropout(cfg.variant), draws_of_head(draws, h)};
+        if (keeps("queries")) head.add("queries", queries);
+        if (keeps("keys")) head.add("keys", keys, key_axis);
+        if (keeps("values")) head.add("values", values, key_axis);
         Matrix* preview = keep.preview_side > 0 ? &t.weights_previews[static_cast<size_t>(h)] : nullptr;
         contexts[static_cast<size_t>(h)] = attend_head(job, nullptr, h, keep, head, preview);
     });
@@ -329,8 +233,9 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
         HeadTrace& head = t.heads[static_cast<size_t>(h)];
         const Matrix& values = head.at("values");
         const Matrix none;
-        const HeadJob job{none, values, values, t.causal, head.find("weights")->cols, variant_has_dropout(cfg.variant),
-                          draws_of_head(draws, h)};
+        HeadJob job{none, values, values, t.causal, head.find("weights")->cols, variant_has_dropout(cfg.variant),
+                    draws_of_head(draws, h)};
+        job.window = t.window;
         contexts[static_cast<size_t>(h)] = attend_head(job, &head.at("weights"), h, t.kept, head);
     });
     errors.rethrow();

@@ -27,6 +27,12 @@ struct AttentionConfig {
     uint64_t seed = 123;             // torch.manual_seed before the module is built
     std::optional<uint64_t> dropout_seed;  // torch.manual_seed right before the forward
     int kv_len = 8;                  // rows of torch.rand(kv_len, d_in) for cross without a second text
+    // Today's variants (attention/variants.h says which takes which).
+    int kv_groups = 1;               // gqa: heads / kv_groups heads share each key/value group
+    bool rope = false;               // gqa: rotary position embeddings on queries and keys
+    int rope_base = 10000;           // compute_rope_params' theta_base
+    int window = 3;                  // swa: query i sees keys j with 0 <= i - j < window
+    std::optional<int> latent_dim;   // mla: the cached latent's width; max(16, d_out / 8) when unset
 };
 
 // Thrown for a configuration the module itself would reject (d_out % heads, ...).
@@ -46,7 +52,8 @@ struct AttentionModule {
     int d_in = 0;
     // One per head; for mha a single entry holding the full (split at forward) matrices.
     std::vector<Projections> projections;
-    std::optional<Linear> out_proj;      // mha
+    std::optional<Linear> out_proj;      // mha and today's variants
+    std::optional<Linear> latent_down;   // mla: W_DKV, the inputs down to the cached latent
     std::optional<Matrix> random_kv;     // cross without a second text: torch.rand(kv_len, d_in)
     TorchGenerator generator_after_init{0};  // what the forward's dropout continues from
 };
@@ -66,6 +73,9 @@ Trace forward(const AttentionModule& module, const Matrix& x, const Matrix* x2, 
 void attention_output(Trace& trace, const AttentionConfig& cfg);
 // Builds the module from cfg.seed and runs its forward.
 Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg, const KeptStages& keep = {});
+
+// mla's latent width: cfg.latent_dim, else MultiHeadLatentAttention's max(16, d_out // 8).
+int latent_dim_of(const AttentionConfig& cfg);
 
 // Whether the module hides the future (triu(ones, 1)): CausalAttention and the multi-head
 // modules always, self-v1/self-v2/cross with causal set (004's causal section).

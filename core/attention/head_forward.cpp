@@ -21,20 +21,28 @@ constexpr Eigen::Index kBlockRows = 128;
 
 using RowArray = Eigen::Array<float, 1, Eigen::Dynamic>;
 
-// Keys row i can see: all of them, or under the causal mask 0..i.
+// Keys row i can see: [first_key, seen_keys). All of them, or under the causal mask
+// 0..i, and under a sliding window i - window + 1..i.
 Eigen::Index seen_keys(const HeadJob& job, Eigen::Index i) {
     const Eigen::Index S = job.keys.rows();
     return job.causal ? std::min(i + 1, S) : S;
 }
+Eigen::Index first_key(const HeadJob& job, Eigen::Index i) {
+    return job.window > 0 ? std::clamp<Eigen::Index>(i - job.window + 1, 0, job.keys.rows()) : 0;
+}
 
 // Rows [r0, r0 + rows) of the weights into `out` (rows x S). Only the keys some row of
-// the block sees are multiplied; softmax_row zeroes the rest.
+// the block sees are multiplied; the rest of each row becomes 0.
 void weights_rows(const HeadJob& job, Eigen::Index r0, Eigen::Index rows, float root_d_k, MatrixView out) {
-    const Eigen::Index cols = seen_keys(job, r0 + rows - 1);
-    // (rows x d_k) @ (d_k x cols) -> rows x cols
-    gemm(1.0f, job.queries.middleRows(r0, rows), Transpose::No, job.keys.topRows(cols), Transpose::Yes, 0.0f,
-         out.leftCols(cols));
-    for (Eigen::Index i = 0; i < rows; ++i) softmax_row(&out(i, 0), seen_keys(job, r0 + i), out.cols(), root_d_k, r0 + i);
+    const Eigen::Index c0 = first_key(job, r0), c1 = seen_keys(job, r0 + rows - 1);
+    // (rows x d_k) @ (d_k x (c1 - c0)) -> rows x (c1 - c0)
+    gemm(1.0f, job.queries.middleRows(r0, rows), Transpose::No, job.keys.middleRows(c0, c1 - c0), Transpose::Yes,
+         0.0f, out.middleCols(c0, c1 - c0));
+    for (Eigen::Index i = 0; i < rows; ++i) {
+        const Eigen::Index first = first_key(job, r0 + i);
+        out.row(i).head(first).setZero();
+        softmax_row(&out(i, first), seen_keys(job, r0 + i) - first, out.cols() - first, root_d_k, r0 + i);
+    }
 }
 
 // The pre-softmax stages, whole: each is a T x S matrix, kept only on request.
@@ -42,7 +50,7 @@ void record_scores(const HeadJob& job, float root_d_k, int head, const KeptStage
     const Eigen::Index T = job.queries.rows(), S = job.keys.rows();
     Matrix scores = matmul_transposed(job.queries, job.keys);  // (T x d_k) @ (d_k x S) -> T x S
     Matrix scaled = scores / root_d_k;
-    Matrix mask = job.causal ? causal_mask(static_cast<int>(T), static_cast<int>(S)) : Matrix::Zero(T, S);
+    Matrix mask = attention_mask(T, S, job.causal, job.window);
     Matrix masked = (mask.array() > 0.5f).select(kMinusInf, scaled);
     if (keep.keeps(head, "scores")) trace.add("scores", std::move(scores), job.key_axis);
     if (keep.keeps(head, "scaled_scores")) trace.add("scaled_scores", std::move(scaled), job.key_axis);
@@ -50,14 +58,23 @@ void record_scores(const HeadJob& job, float root_d_k, int head, const KeptStage
     if (keep.keeps(head, "masked_scores")) trace.add("masked_scores", std::move(masked), job.key_axis);
 }
 
-// dropped = weights * factor, for the first `cols` columns of rows [r0, r0 + rows).
-void drop_rows(const DropoutDraws& draws, const ConstMatrixView& weights, Eigen::Index r0, Eigen::Index cols,
+// dropped = weights * factor, for columns [c0, c0 + cols) of rows [r0, r0 + rows):
+// `weights` holds those columns only.
+void drop_rows(const DropoutDraws& draws, const ConstMatrixView& weights, Eigen::Index r0, Eigen::Index c0,
                MatrixView dropped) {
     for (Eigen::Index i = 0; i < weights.rows(); ++i)
-        for (Eigen::Index j = 0; j < cols; ++j) dropped(i, j) = weights(i, j) * draws.factor(r0 + i, j);
+        for (Eigen::Index j = 0; j < weights.cols(); ++j) dropped(i, j) = weights(i, j) * draws.factor(r0 + i, c0 + j);
 }
 
 }  // namespace
+
+Matrix attention_mask(Eigen::Index T, Eigen::Index S, bool causal, Eigen::Index window) {
+    Matrix mask = Matrix::Zero(T, S);
+    for (Eigen::Index i = 0; i < T; ++i)
+        for (Eigen::Index j = 0; j < S; ++j)
+            mask(i, j) = (causal && j > i) || (window > 0 && i - j >= window) ? 1.0f : 0.0f;
+    return mask;
+}
 
 void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d_k, Eigen::Index row_index) {
     Eigen::Map<RowArray> r(row, seen);
@@ -115,27 +132,38 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int hea
 
     std::vector<Matrix> contexts(job.draws.size(), Matrix(T, d_v));
     Matrix block, dropped;
+    std::vector<float> window_mask;
     for (Eigen::Index r0 = 0; r0 < T; r0 += kBlockRows) {
-        const Eigen::Index rows = std::min(kBlockRows, T - r0), cols = seen_keys(job, r0 + rows - 1);
+        // The block's rows see keys [c0, c1) at most: the rest of their weights are 0.
+        const Eigen::Index rows = std::min(kBlockRows, T - r0), c0 = first_key(job, r0),
+                           c1 = seen_keys(job, r0 + rows - 1);
         if (!weights) {
             block.resize(rows, S);
             weights_rows(job, r0, rows, root_d_k, block);
             if (means)
-                for (Eigen::Index i = 0; i < rows; ++i) means->add_row(&block(i, 0), seen_keys(job, r0 + i));
+                for (Eigen::Index i = 0; i < rows; ++i) {
+                    const Eigen::Index first = first_key(job, r0 + i);  // keys before it: masked, not 0
+                    if (first > 0) {
+                        window_mask.assign(static_cast<size_t>(S), 0.0f);
+                        std::fill_n(window_mask.begin(), first, 1.0f);
+                    }
+                    means->add_row(&block(i, 0), seen_keys(job, r0 + i), first > 0 ? window_mask.data() : nullptr);
+                }
         }
         const ConstMatrixView w = weights ? ConstMatrixView(weights->middleRows(r0, rows)) : ConstMatrixView(block);
-        // (rows x cols) @ (cols x d_v) -> rows x d_v: the block's rows give weight 0 to keys past `cols`
+        // (rows x (c1 - c0)) @ ((c1 - c0) x d_v) -> rows x d_v
         const auto multiply = [&](const ConstMatrixView& lhs, size_t b) {
-            gemm(1.0f, lhs, Transpose::No, job.values.topRows(cols), Transpose::No, 0.0f, contexts[b].middleRows(r0, rows));
+            gemm(1.0f, lhs, Transpose::No, job.values.middleRows(c0, c1 - c0), Transpose::No, 0.0f,
+                 contexts[b].middleRows(r0, rows));
         };
         for (size_t b = 0; b < job.draws.size(); ++b) {
             if (b == 0 && keep_dropped) {
-                multiply(dropped_whole.block(r0, 0, rows, cols), b);
+                multiply(dropped_whole.block(r0, c0, rows, c1 - c0), b);
             } else if (!job.draws[b]) {  // nothing dropped
-                multiply(w.leftCols(cols), b);
+                multiply(w.middleCols(c0, c1 - c0), b);
             } else {
-                dropped.resize(rows, cols);
-                drop_rows(*job.draws[b], w, r0, cols, dropped);
+                dropped.resize(rows, c1 - c0);
+                drop_rows(*job.draws[b], w.middleCols(c0, c1 - c0), r0, c0, dropped);
                 multiply(dropped, b);
             }
         }

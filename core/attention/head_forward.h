@@ -5,7 +5,8 @@
 //   weights     = softmax(mask(attn_scores / sqrt(d_k)))
 //   context     = dropout(weights) @ values     (T x S) @ (S x d_v)   -> T x d_v
 // Scaling, masking and the softmax are one pass over each row. Under a causal mask, row
-// i sees keys 0..i only, so only that part of each product is multiplied. What is not
+// i sees keys 0..i only (with a sliding window, i - W + 1..i), so only that part of each
+// product is multiplied. What is not
 // kept (KeptStages) is computed in blocks of rows and dropped, so that a long text's
 // output does not hold a T x S matrix per head.
 #include <vector>
@@ -27,7 +28,14 @@ struct HeadJob {
     // One per batch element: its dropout draws, or null when nothing is dropped
     // (p = 0, or evaluation mode): dropped weights are the weights.
     std::vector<const DropoutDraws*> draws;
+    // > 0: a sliding window on top of the causal mask: row i sees keys i - window + 1 .. i
+    // only, and only those are multiplied (the cost grows with T * window, not T * S).
+    Eigen::Index window = 0;
 };
+
+// The mask as a T x S matrix, 1 where masked: triu(ones, 1) when causal, and with a
+// window also the keys window or more tokens back (i - j >= window).
+Matrix attention_mask(Eigen::Index T, Eigen::Index S, bool causal, Eigen::Index window);
 
 // Records in `trace` what `keep` asks of head `head` (scores, scaled_scores, mask,
 // masked_scores, weights, dropout_mask, dropped_weights, context: the first batch

@@ -36,7 +36,9 @@ struct Shapes {
     double T = 0, S = 0, d = 0, B = 1, H = 1;  // tokens, key tokens, d_in, batch, heads
     double hd = 0, hv = 0, d_out = 0;          // a head's query/key and value widths
     double context_length = 0;                 // rows of the positional table (0: none)
-    bool simplified = false, mha = false;
+    bool simplified = false, mha = false;      // mha: any weight-split module (out_proj; gqa and mla
+                                               // project less than this counts, never more)
+    double window = 0;                         // swa: the keys a query sees (0: no window)
     bool dropout_stages = false;               // the trace keeps dropout_mask and dropped_weights
     bool draws_dropout = false;                // the forward draws a Bernoulli per weight
     bool causal = false;                       // row i sees keys 0..i only
@@ -47,7 +49,7 @@ Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
     Shapes x;
     x.v = cfg.variant;
     x.simplified = x.v == Variant::Simplified;
-    x.mha = x.v == Variant::Mha;
+    x.mha = splits_heads(x.v);
     x.T = static_cast<double>(tokens);
     x.S = x.v == Variant::Cross ? static_cast<double>(tokens2 > 0 ? tokens2 : cfg.kv_len) : x.T;
     x.d = s.d_in;
@@ -61,6 +63,7 @@ Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
     x.dropout_stages = variant_has_dropout(x.v);
     x.draws_dropout = x.dropout_stages && cfg.training && cfg.dropout > 0.0 && cfg.dropout < 1.0;
     x.causal = is_causal(cfg);
+    if (variant_info(x.v).window) x.window = std::min<double>(cfg.window, x.T);
     x.context_length = s.pos ? static_cast<double>(s.context_length.value_or(tokens)) : 0.0;
     return x;
 }
@@ -163,7 +166,10 @@ std::vector<Term> memory_terms(const Shapes& x, const Settings& s, int64_t token
 // output, 10.4 s keeping every head's weights and one head's every stage, more than half
 // of it the kernel clearing the 5 GB of fresh pages those hold.
 double compute_seconds(const Shapes& x, const Settings& s, const KeptStages& keep) {
-    const double TS = x.T * x.S, seen = x.simplified ? TS : (x.causal ? 0.5 : 1.0) * TS;
+    const double TS = x.T * x.S;
+    // The elements of a T x S matrix a head computes: a sliding window's rows see at most W
+    // keys, though its blocks of 128 rows multiply up to 127 more.
+    const double seen = x.simplified ? TS : x.window > 0 ? std::min(TS, x.T * (x.window + 128.0)) : (x.causal ? 0.5 : 1.0) * TS;
     const double flops = (x.simplified ? 0.0 : 2.0 * x.H * x.d * (x.T * x.hd + x.S * (x.hd + x.hv))) +
                          2.0 * x.H * seen * x.hd +                                   // scores
                          (x.simplified ? 2.0 * TS * x.hv : 2.0 * x.H * seen * x.hv * x.B) +  // context per batch element

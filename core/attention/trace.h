@@ -46,6 +46,15 @@ struct StageList {
 
 using HeadTrace = StageList;
 
+// What the module's KV cache holds (ch04/03_kv-cache): float32 bytes per token of one
+// sequence, how many tokens it holds after this text (a sliding window keeps only the
+// last W), and what multi-head attention of the same d_out would hold per token.
+struct KvCacheSize {
+    long bytes_per_token = 0;
+    long tokens = 0;
+    long mha_bytes_per_token = 0;
+};
+
 struct Trace {
     std::string variant;
     StageList model;               // inputs, inputs2, concat, W_out, b_out, ...
@@ -58,6 +67,9 @@ struct Trace {
     std::vector<Matrix> weights_previews;
     int preview_factor = 1;
     bool causal = false;           // every head's mask is triu(ones, 1): the future is hidden
+    long window = 0;               // > 0: and keys `window` or more tokens back (sliding window)
+    std::vector<int> head_groups;  // gqa: the key/value group of each head (empty otherwise)
+    std::optional<KvCacheSize> kv_cache;  // today's variants: what their cache holds
     // The generator as the forward pass finds it after the module was built (or
     // re-seeded by dropout_seed): dropout draws from a copy, so that changing only the
     // dropout rate recomputes only the stages after the weights.

@@ -7,13 +7,21 @@ namespace {
 // clang-format off
 const std::vector<VariantInfo> kVariants = {
     // id                 name           section label                        heads are           heads  proj   d_out_v bias   dropout causal 2nd text
+    //                    all   kv groups rope  window latent split
     {Variant::Simplified, "simplified",  "3.3", "simplified (no weights)",    "",                 false, false, false,  false, false,  false, false},
     {Variant::SelfV1,     "self-v1",     "3.4", "self-attention v1",          "stacked modules",  true,  true,  true,   false, false,  true,  false},
     {Variant::SelfV2,     "self-v2",     "3.4", "self-attention v2",          "",                 false, true,  false,  true,  false,  true,  false},
     {Variant::Causal,     "causal",      "3.5", "causal + dropout",           "",                 false, true,  false,  true,  true,   false, false},
     {Variant::MhaWrapper, "mha-wrapper", "3.6", "multi-head wrapper",         "stacked modules",  true,  true,  false,  true,  true,   false, false},
-    {Variant::Mha,        "mha",         "3.6", "multi-head (weight split)",  "a split of d_out", true,  true,  false,  true,  true,   false, false},
+    {Variant::Mha,        "mha",         "3.6", "multi-head (weight split)",  "a split of d_out", true,  true,  false,  true,  true,   false, false,
+                          true, false,    false, false, false, true},
     {Variant::Cross,      "cross",       "",    "cross-attention",            "stacked modules",  true,  true,  true,   false, false,  true,  true},
+    {Variant::Gqa,        "gqa",         "ch4+", "grouped-query (GQA, RoPE)", "a split of d_out", true,  true,  false,  true,  true,   false, false,
+                          true, true,     true,  false, false, true},
+    {Variant::Swa,        "swa",         "ch4+", "sliding-window (SWA)",      "a split of d_out", true,  true,  false,  true,  true,   false, false,
+                          true, false,    false, true,  false, true},
+    {Variant::Mla,        "mla",         "ch4+", "multi-head latent (MLA)",   "a split of d_out", true,  true,  false,  true,  true,   false, false,
+                          true, false,    false, false, true,  true},
 };
 // clang-format on
 
@@ -41,6 +49,8 @@ const std::vector<std::string>& variant_names() {
 }
 
 bool variant_has_dropout(Variant v) { return variant_info(v).dropout; }
+
+bool splits_heads(Variant v) { return variant_info(v).split; }
 
 std::string variants_with(bool VariantInfo::*column) {
     std::string out;

@@ -29,17 +29,25 @@ void write_run_json(std::ostream& out, const Run& run, const std::vector<std::st
     for (const Stage& s : run.trace.model.stages) stage(s, false);
 
     out << ",\"heads\":[";
-    const bool mha = run.trace.variant == "mha";
     for (size_t h = 0; h < run.trace.heads.size(); ++h) {
         if (h) out << ',';
         out << '{';
         bool first = true;
+        if (!run.trace.head_groups.empty()) {  // gqa: the key/value group the head reads
+            out << "\"kv_group\":" << run.trace.head_groups[h];
+            first = false;
+        }
         for (const Stage& s : run.trace.heads[h].stages) first = stage(s, first);
-        if (mha)  // the module's out_proj, which every head's context passes through
-            for (const char* name : {"W_out", "b_out"}) first = stage(*run.trace.model.find(name), first);
+        // The module's out_proj, which every head's context passes through.
+        for (const char* name : {"W_out", "b_out"})
+            if (const Stage* s = run.trace.model.find(name)) first = stage(*s, first);
         out << '}';
     }
     out << ']';
+    if (const auto& cache = run.trace.kv_cache) {
+        out << ",\"kv_cache\":{\"bytes_per_token\":" << cache->bytes_per_token << ",\"tokens\":" << cache->tokens
+            << ",\"mha_bytes_per_token\":" << cache->mha_bytes_per_token << '}';
+    }
 
     if (wanted("output")) {
         out << ",\"output\":[";

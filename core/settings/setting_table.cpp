@@ -132,6 +132,37 @@ std::vector<SettingRow> make_rows() {
                "How many heads: stacked modules, or for mha a split of d_out."},
               "num_heads of the wrapper or MultiHeadAttention"}),
          FIELD(attention.heads)));
+    rows.push_back(bind(row({"kv_groups", "--kv-groups", T::Int, "G", 1, 64, {}, &VariantInfo::kv_groups,
+              "has no key/value groups", "", Reruns::Attention,
+              {"kv groups", C::Slider, 1, 16, true, Unset::None, "", "",
+               "Heads share keys and values in G groups: 1 is multi-query attention, G = heads is ordinary MHA."},
+              "GroupedQueryAttention(..., num_kv_groups)"}),
+         FIELD(attention.kv_groups)));
+    rows.push_back(bind(row({"rope", "--rope", T::Switch, "", 0, 0, {}, &VariantInfo::rope, "has no rotary positions",
+              "", Reruns::Attention,
+              {"RoPE (rotary positions)", C::Checkbox, 0, 0, true, Unset::None, "", "",
+               "Rotates each query and key by angles that grow with its position, as Llama does."},
+              "apply_rope(queries/keys, cos, sin) after the head split (Llama 3)"}),
+         FIELD(attention.rope)));
+    rows.push_back(bind(row({"rope_base", "--rope-base", T::Int, "B", 2, 1'000'000'000, {}, &VariantInfo::rope,
+              "has no rotary positions", "rope", Reruns::Attention,
+              {"RoPE base (theta)", C::LogSlider, 2, 1'000'000, true, Unset::None, "", "",
+               "compute_rope_params' theta_base: frequency i turns by position / base^(2i/head_dim)."},
+              "compute_rope_params(head_dim, theta_base)"}),
+         FIELD(attention.rope_base)));
+    rows.push_back(bind(row({"window", "--window", T::Int, "W", 1, 1 << 20, {}, &VariantInfo::window,
+              "has no sliding window", "", Reruns::Attention,
+              {"window W", C::LogSlider, 1, 1024, true, Unset::None, "", "",
+               "Each token attends to itself and the W - 1 tokens before it."},
+              "MultiHeadAttentionWithSWA(..., sliding_window_size)"}),
+         FIELD(attention.window)));
+    rows.push_back(bind(row({"latent_dim", "--latent-dim", T::OptInt, "D", 1, kMaxWidth, {}, &VariantInfo::latent,
+              "has no latent keys and values", "", Reruns::Attention,
+              {"latent dim", C::LogSlider, 1, 1024, true, Unset::Checkbox, "max(16, d_out / 8)", "",
+               "Keys and values are up-projected from one cached latent vector of this width per token.",
+               [](const Settings& s) -> int64_t { return latent_dim_of(s.attention); }},
+              "MultiHeadLatentAttention(..., latent_dim)"}),
+         FIELD(attention.latent_dim)));
     rows.push_back(bind(row({"dropout", "--dropout", T::Real, "P", 0, 1, {}, &VariantInfo::dropout, "has no dropout", "", Reruns::Dropout,
               {"dropout rate p", C::RealSlider, 0, 1, false, Unset::None, "", "",
                "nn.Dropout(p): in training mode each weight is zeroed with probability p."},
@@ -211,6 +242,10 @@ const SettingRow* find_setting_flag(const std::string& flag) {
 const SettingRow& setting(const std::string& key) {
     if (const SettingRow* r = find_setting(key)) return *r;
     throw std::out_of_range("no setting '" + key + "'");
+}
+
+SettingValue fallback_value(const AppControl& control, const Settings& s) {
+    return control.fallback ? SettingValue(control.fallback(s)) : setting(control.falls_back_to).get(s);
 }
 
 bool applies(const SettingRow& row, Variant v) { return variant_info(v).*row.applies; }

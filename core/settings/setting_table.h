@@ -67,7 +67,12 @@ struct AppControl {
     const char* unset_label = "";
     const char* falls_back_to = "";   // Unset::Checkbox: the key whose value an unset one takes
     const char* tooltip = "";
+    // Unset::Checkbox, instead of falls_back_to: the value an unset one takes, computed.
+    int64_t (*fallback)(const Settings&) = nullptr;
 };
+
+// The value the app shows for an unset Unset::Checkbox row.
+SettingValue fallback_value(const AppControl& control, const Settings& s);
 
 // A row's data; SettingRow adds how it reads and writes its field of Settings.
 struct SettingSpec {

@@ -86,10 +86,11 @@ BOOK_GPT2_IDS = [15496, 11, 466, 345, 588, 8887, 30, 220, 50256, 554, 262, 4252,
                  617, 34680, 27271, 13]
 
 
-def make_config(name, variant, text=BOOK_TEXT, text2=None, seed=None, embed_seed=None, d_in=None,
-                d_out=None, d_out_v=None, heads=None, dropout=None, qkv_bias=False, batch=None,
-                pos=False, vocab_size=None, context_length=None, dropout_seed=None, causal=False,
-                kv_len=None, embedding=None, eval_mode=False, gpt2_ids=None):
+def cli_args(variant, text=BOOK_TEXT, text2=None, seed=None, embed_seed=None, d_in=None, d_out=None,
+             d_out_v=None, heads=None, dropout=None, qkv_bias=False, batch=None, pos=False, vocab_size=None,
+             context_length=None, dropout_seed=None, causal=False, kv_len=None, embedding=None,
+             eval_mode=False, gpt2_ids=None):
+    """The CLI flags for these settings; a setting left at None (or False) gives no flag."""
     args = ["--variant", variant, "--text", text]
     if gpt2_ids is not None: args += ["--tokenizer", "gpt2"]
     if text2 is not None: args += ["--text2", text2]
@@ -110,17 +111,32 @@ def make_config(name, variant, text=BOOK_TEXT, text2=None, seed=None, embed_seed
     if causal: args += ["--causal"]
     if kv_len is not None: args += ["--kv-len", str(kv_len)]
     if eval_mode: args += ["--eval"]
+    return args
+
+
+# The CLI's defaults (issue 2); --d-out-v defaults to --d-out.
+CLI_DEFAULTS = {"seed": 123, "embed_seed": 123, "d_in": 3, "d_out": 2, "heads": 1, "dropout": 0.0,
+                "batch": 1, "kv_len": 8}
+
+
+def make_config(name, variant, text=BOOK_TEXT, text2=None, seed=None, embed_seed=None, d_in=None,
+                d_out=None, d_out_v=None, heads=None, dropout=None, qkv_bias=False, batch=None,
+                pos=False, vocab_size=None, context_length=None, dropout_seed=None, causal=False,
+                kv_len=None, embedding=None, eval_mode=False, gpt2_ids=None):
+    args = cli_args(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads, dropout, qkv_bias,
+                    batch, pos, vocab_size, context_length, dropout_seed, causal, kv_len, embedding,
+                    eval_mode, gpt2_ids)
 
     # The CLI's defaults (issue 2).
-    seed = 123 if seed is None else seed
-    embed_seed = 123 if embed_seed is None else embed_seed
-    d_in = 3 if d_in is None else d_in
-    d_out = 2 if d_out is None else d_out
+    seed = CLI_DEFAULTS["seed"] if seed is None else seed
+    embed_seed = CLI_DEFAULTS["embed_seed"] if embed_seed is None else embed_seed
+    d_in = CLI_DEFAULTS["d_in"] if d_in is None else d_in
+    d_out = CLI_DEFAULTS["d_out"] if d_out is None else d_out
     d_out_v = d_out if d_out_v is None else d_out_v
-    heads = 1 if heads is None else heads
-    dropout = 0.0 if dropout is None else dropout
-    batch = 1 if batch is None else batch
-    kv_len = 8 if kv_len is None else kv_len
+    heads = CLI_DEFAULTS["heads"] if heads is None else heads
+    dropout = CLI_DEFAULTS["dropout"] if dropout is None else dropout
+    batch = CLI_DEFAULTS["batch"] if batch is None else batch
+    kv_len = CLI_DEFAULTS["kv_len"] if kv_len is None else kv_len
 
     with torch.no_grad():
         expected = compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads, dropout,
@@ -129,9 +145,14 @@ def make_config(name, variant, text=BOOK_TEXT, text2=None, seed=None, embed_seed
     return {"name": name, "args": args, "expected": expected}
 
 
-def compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads, dropout, qkv_bias,
-            batch, pos, vocab_size, context_length, dropout_seed, causal, kv_len, embedding, eval_mode,
-            gpt2_ids=None):
+def embed_inputs(variant, text, text2, embed_seed, d_in, batch, pos, vocab_size, context_length, embedding,
+                 gpt2_ids=None):
+    """The CLI's tokens and embedding stage, shared by every variant (make_modern_golden.py too).
+
+    Returns (out, x, batch_x, w2, ids2, embed_text): the expected object so far ("variant",
+    "embedding", "tokens", "token_ids", [tokens2, token_ids2], "token_embeddings",
+    ["pos_embeddings"], "inputs"), the first text's inputs (T, d_in), their batch (B, T, d_in),
+    the second text's words and ids (or None) and the function embedding a list of ids."""
     out = {"variant": variant}
     w1 = words(text) if gpt2_ids is None else gpt2_tokens(gpt2_ids)
     w2 = words(text2) if text2 is not None else None
@@ -183,6 +204,15 @@ def compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads,
         out["pos_embeddings"] = plain(pos1)
     out["inputs"] = plain(x)
     batch_x = torch.stack([x] * batch, dim=0)  # 000: torch.stack((inputs, inputs), dim=0)
+
+    return out, x, batch_x, w2, ids2, embed_text
+
+
+def compute(variant, text, text2, seed, embed_seed, d_in, d_out, d_out_v, heads, dropout, qkv_bias,
+            batch, pos, vocab_size, context_length, dropout_seed, causal, kv_len, embedding, eval_mode,
+            gpt2_ids=None):
+    out, x, batch_x, w2, ids2, embed_text = embed_inputs(variant, text, text2, embed_seed, d_in, batch, pos,
+                                                         vocab_size, context_length, embedding, gpt2_ids)
 
     # --- module ---
     torch.manual_seed(seed)

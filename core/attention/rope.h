@@ -1,0 +1,24 @@
+#pragma once
+// Rotary position embeddings as Llama 3 computes them (the book's
+// pkg/llms_from_scratch/llama3.py: compute_rope_params, apply_rope, the split-halves
+// form): the pair (x[j], x[j + hd/2]) of a query or key at position p is turned by the
+// angle p * inv_freq[j], inv_freq[j] = 1 / base^(2j / hd). A dot product of two rotated
+// vectors then depends on how far apart their positions are, not where they are.
+#include "numerics/gemm.h"
+
+namespace attn {
+
+struct RopeTables {
+    Matrix angles;    // T x hd/2: position p, frequency j -> p * inv_freq[j]
+    Matrix cos, sin;  // T x hd: cos and sin of the angles, the two halves alike
+};
+
+// The tables for positions 0..T-1 of a head of width head_dim (even), in float32 as torch
+// computes them. Throws ConfigError for an odd head_dim.
+RopeTables rope_tables(Eigen::Index T, Eigen::Index head_dim, int base);
+
+// x * cos + cat(-x2, x1) * sin, row p at position p: x is T x hd (one head's queries, or one
+// key/value group's keys).
+Matrix apply_rope(const ConstMatrixView& x, const RopeTables& tables);
+
+}  // namespace attn

@@ -1,0 +1,535 @@
+# Copyright (c) Sebastian Raschka under Apache License 2.0 (see LICENSE.txt).
+# Source for "Build a Large Language Model From Scratch"
+#   - https://www.manning.com/books/build-a-large-language-model-from-scratch
+# Code: https://github.com/rasbt/LLMs-from-scratch
+"""The book repository's modern attention classes, copied for make_modern_golden.py.
+
+Copied from rasbt/LLMs-from-scratch (Sebastian Raschka, Apache License 2.0), commit
+28c65cdfbc3338e2e040016eea4b7fdf556e4d57:
+  GroupedQueryAttention      ch04/04_gqa/gpt_with_kv_gqa.py
+  MultiHeadAttentionWithSWA  ch04/06_swa/gpt_with_kv_swa.py
+  MultiHeadLatentAttention   ch04/05_mla/gpt_with_kv_mla.py   (inspired by
+                             https://huggingface.co/bird-of-paradise/deepseek-mla)
+  compute_rope_params, apply_rope  pkg/llms_from_scratch/llama3.py
+
+The changes, and the only ones:
+  * each forward records its intermediate tensors, as book_modules.MultiHeadAttention
+    does: `self.rec` (module-level stages) and `self.head_recs` (one dict per head, batch
+    element 0), cloning before an in-place op, and the dropout goes through
+    book_modules.record_dropout, which also gives the factor it multiplied by;
+  * GroupedQueryAttention takes an optional `rope_base` (RoPE's theta_base).  With it,
+    the forward applies apply_rope to the queries (b, num_heads, T, head_dim) and the new
+    keys (b, num_kv_groups, T, head_dim) right after the head split and transpose, before
+    the KV cache and repeat_interleave, as llama3.py's GroupedQueryAttention does (cos and
+    sin from compute_rope_params(head_dim, rope_base, max(4096, positions needed)); with
+    the KV cache, the new tokens' rows of cos/sin start at ptr_current_pos);
+  * compute_rope_params takes an optional `rec` dict, which receives the angles before
+    torch.cat([angles, angles]).
+The constructors, and so the order in which their layers draw from the generator after
+torch.manual_seed, are the book's.  Nothing here copies the C++ engine's logic.
+"""
+import torch
+import torch.nn as nn
+
+from book_modules import record_dropout
+
+
+# ----------------------------------------------------------------------------------
+# pkg/llms_from_scratch/llama3.py: RoPE
+# ----------------------------------------------------------------------------------
+def compute_rope_params(head_dim, theta_base=10_000, context_length=4096, freq_config=None, dtype=torch.float32,
+                        rec=None):
+    assert head_dim % 2 == 0, "Embedding dimension must be even"
+
+    # Compute the inverse frequencies
+    inv_freq = 1.0 / (theta_base ** (torch.arange(0, head_dim, 2, dtype=dtype)[: (head_dim // 2)].float() / head_dim))
+
+    # Frequency adjustments
+    if freq_config is not None:
+        low_freq_wavelen = freq_config["original_context_length"] / freq_config["low_freq_factor"]
+        high_freq_wavelen = freq_config["original_context_length"] / freq_config["high_freq_factor"]
+
+        wavelen = 2 * torch.pi / inv_freq
+
+        inv_freq_llama = torch.where(
+            wavelen > low_freq_wavelen, inv_freq / freq_config["factor"], inv_freq
+        )
+
+        smooth_factor = (freq_config["original_context_length"] / wavelen - freq_config["low_freq_factor"]) / (
+            freq_config["high_freq_factor"] - freq_config["low_freq_factor"]
+        )
+
+        smoothed_inv_freq = (
+            (1 - smooth_factor) * (inv_freq / freq_config["factor"]) + smooth_factor * inv_freq
+        )
+
+        is_medium_freq = (wavelen <= low_freq_wavelen) & (wavelen >= high_freq_wavelen)
+        inv_freq_llama = torch.where(is_medium_freq, smoothed_inv_freq, inv_freq_llama)
+        inv_freq = inv_freq_llama
+
+    # Generate position indices
+    positions = torch.arange(context_length, dtype=dtype)
+
+    # Compute the angles
+    angles = positions.unsqueeze(1) * inv_freq.unsqueeze(0)  # Shape: (context_length, head_dim // 2)
+    if rec is not None:
+        rec["angles"] = angles
+        rec["inv_freq"] = inv_freq
+
+    # Expand angles to match the head_dim
+    angles = torch.cat([angles, angles], dim=1)  # Shape: (context_length, head_dim)
+
+    # Precompute sine and cosine
+    cos = torch.cos(angles)
+    sin = torch.sin(angles)
+
+    return cos, sin
+
+
+def apply_rope(x, cos, sin):
+    # x: (batch_size, num_heads, seq_len, head_dim)
+    batch_size, num_heads, seq_len, head_dim = x.shape
+    assert head_dim % 2 == 0, "Head dimension must be even"
+
+    # Split x into first half and second half
+    x1 = x[..., : head_dim // 2]  # First half
+    x2 = x[..., head_dim // 2:]  # Second half
+
+    # Adjust sin and cos shapes
+    cos = cos[:seq_len, :].unsqueeze(0).unsqueeze(0)  # Shape: (1, 1, seq_len, head_dim)
+    sin = sin[:seq_len, :].unsqueeze(0).unsqueeze(0)
+
+    # Apply the rotary transformation
+    rotated = torch.cat((-x2, x1), dim=-1)
+    x_rotated = (x * cos) + (rotated * sin)
+
+    # It's ok to use lower-precision after applying cos and sin rotation
+    return x_rotated.to(dtype=x.dtype)
+
+
+def _cols(lin, cols):
+    """A Linear's weight in the `x @ W` orientation, columns `cols`, and its bias[cols] (or None)."""
+    return lin.weight.T[:, cols], (lin.bias[cols] if lin.bias is not None else None)
+
+
+def _with_biases(rec):
+    return {k: v for k, v in rec.items() if v is not None}
+
+
+# ----------------------------------------------------------------------------------
+# ch04/04_gqa/gpt_with_kv_gqa.py: GroupedQueryAttention (+ optional RoPE from llama3.py)
+# ----------------------------------------------------------------------------------
+class GroupedQueryAttention(nn.Module):
+    def __init__(
+            self, d_in, d_out, dropout, num_heads, num_kv_groups, dtype=None, qkv_bias=False, rope_base=None
+    ):
+        super().__init__()
+        assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+        assert num_heads % num_kv_groups == 0, "num_heads must be divisible by num_kv_groups"
+
+        self.d_out = d_out
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads
+
+        self.W_key = nn.Linear(d_in, num_kv_groups * self.head_dim, bias=qkv_bias, dtype=dtype)
+        self.W_value = nn.Linear(d_in, num_kv_groups * self.head_dim, bias=qkv_bias, dtype=dtype)
+        self.num_kv_groups = num_kv_groups
+        self.group_size = num_heads // num_kv_groups
+
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias, dtype=dtype)
+        self.out_proj = nn.Linear(d_out, d_out, bias=False, dtype=dtype)
+        self.dropout = nn.Dropout(dropout)
+        self.rope_base = rope_base  # recording copy: llama3.py's RoPE, when given
+
+        self.register_buffer("cache_k", None, persistent=False)
+        self.register_buffer("cache_v", None, persistent=False)
+        self.ptr_current_pos = 0
+
+    def forward(self, x, use_cache=False):
+        b, num_tokens, _ = x.shape
+
+        # Apply projections
+        queries = self.W_query(x)  # (b, num_tokens, num_heads * head_dim)
+        keys = self.W_key(x)       # (b, num_tokens, num_kv_groups * head_dim)
+        values = self.W_value(x)   # (b, num_tokens, num_kv_groups * head_dim)
+
+        # Reshape
+        queries = queries.view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)
+        keys_new = keys.view(b, num_tokens, self.num_kv_groups, self.head_dim).transpose(1, 2)
+        values_new = values.view(b, num_tokens, self.num_kv_groups, self.head_dim).transpose(1, 2)
+        queries_unrotated, keys_unrotated = queries, keys_new
+
+        # Apply RoPE (llama3.py's GroupedQueryAttention), the new tokens at their positions
+        rope_rec = {}
+        if self.rope_base is not None:
+            start = self.ptr_current_pos if use_cache else 0
+            cos, sin = compute_rope_params(self.head_dim, self.rope_base, max(4096, start + num_tokens),
+                                           rec=rope_rec)
+            keys_new = apply_rope(keys_new, cos[start:], sin[start:])
+            queries = apply_rope(queries, cos[start:], sin[start:])
+
+        if use_cache:
+            if self.cache_k is None:
+                self.cache_k, self.cache_v = keys_new, values_new
+            else:
+                self.cache_k = torch.cat([self.cache_k, keys_new], dim=2)
+                self.cache_v = torch.cat([self.cache_v, values_new], dim=2)
+            keys_base, values_base = self.cache_k, self.cache_v
+        else:
+            keys_base, values_base = keys_new, values_new
+            if self.cache_k is not None or self.cache_v is not None:
+                self.cache_k, self.cache_v = None, None
+                self.ptr_current_pos = 0
+
+        # Expand keys and values to match the number of heads
+        # Shape: (b, num_heads, num_tokens, head_dim)
+        keys = keys_base.repeat_interleave(self.group_size, dim=1)  # Shape: (b, num_heads, num_tokens, head_dim)
+        values = values_base.repeat_interleave(self.group_size, dim=1)  # Shape: (b, num_heads, num_tokens, head_dim)
+        # For example, before repeat_interleave along dim=1 (query groups):
+        #   [K1, K2]
+        # After repeat_interleave (each query group is repeated group_size times):
+        #   [K1, K1, K2, K2]
+        # If we used regular repeat instead of repeat_interleave, we'd get:
+        #   [K1, K2, K1, K2]
+
+        # Compute scaled dot-product attention (aka self-attention) with a causal mask
+        # Shape: (b, num_heads, num_tokens, num_tokens)
+        attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+        scores = attn_scores
+
+        ####################################################
+        # causal mask
+        num_tokens_Q = queries.shape[-2]
+        num_tokens_K = keys.shape[-2]
+        device = queries.device
+        if use_cache:
+            q_positions = torch.arange(
+                self.ptr_current_pos,
+                self.ptr_current_pos + num_tokens_Q,
+                device=device,
+                dtype=torch.long,
+            )
+            self.ptr_current_pos += num_tokens_Q
+        else:
+            q_positions = torch.arange(num_tokens_Q, device=device, dtype=torch.long)
+            self.ptr_current_pos = 0
+        k_positions = torch.arange(num_tokens_K, device=device, dtype=torch.long)
+        mask = q_positions.unsqueeze(-1) < k_positions.unsqueeze(0)
+
+        # Use the mask to fill attention scores
+        attn_scores = attn_scores.masked_fill(mask, -torch.inf)
+
+        softmax_input = attn_scores / keys.shape[-1]**0.5
+        attn_weights = torch.softmax(softmax_input, dim=-1)
+        assert keys.shape[-1] == self.head_dim
+        weights = attn_weights
+        attn_weights, factor = record_dropout(self.dropout, attn_weights)
+
+        # Shape: (b, num_tokens, num_heads, head_dim)
+        heads_context = attn_weights @ values
+        context_vec = heads_context.transpose(1, 2)
+
+        # Combine heads, where self.d_out = self.num_heads * self.head_dim
+        context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+        concat = context_vec
+        context_vec = self.out_proj(context_vec)  # optional projection
+
+        self.rec = {"W_out": self.out_proj.weight.T, "concat": concat[0]}
+        if self.rope_base is not None:
+            self.rec["rope_angles"] = rope_rec["angles"][:num_tokens]
+        hd = self.head_dim
+        self.head_recs = []
+        for h in range(self.num_heads):
+            g = h // self.group_size
+            cols, gcols = slice(h * hd, (h + 1) * hd), slice(g * hd, (g + 1) * hd)
+            W_query, b_query = _cols(self.W_query, cols)
+            W_key, b_key = _cols(self.W_key, gcols)
+            W_value, b_value = _cols(self.W_value, gcols)
+            rec = _with_biases(dict(
+                kv_group=g, W_query=W_query, W_key=W_key, W_value=W_value, b_query=b_query, b_key=b_key,
+                b_value=b_value, queries=queries_unrotated[0, h], keys=keys_unrotated[0, g],
+                values=values_new[0, g]))
+            if self.rope_base is not None:
+                rec["queries_rotated"] = queries[0, h]
+                rec["keys_rotated"] = keys_new[0, g]
+            rec.update(
+                scores=scores[0, h], scaled_scores=scores[0, h] / keys.shape[-1]**0.5,
+                mask=mask.to(torch.float32), masked_scores=softmax_input[0, h], weights=weights[0, h],
+                dropout_mask=factor[0, h], dropped_weights=attn_weights[0, h], context=heads_context[0, h],
+                W_out=self.out_proj.weight.T)
+            self.head_recs.append(rec)
+        return context_vec
+
+    def reset_cache(self):
+        self.cache_k, self.cache_v = None, None
+        self.ptr_current_pos = 0
+
+
+# ----------------------------------------------------------------------------------
+# ch04/06_swa/gpt_with_kv_swa.py: MultiHeadAttentionWithSWA
+# ----------------------------------------------------------------------------------
+class MultiHeadAttentionWithSWA(nn.Module):
+    def __init__(self, d_in, d_out, dropout, num_heads, qkv_bias=False, sliding_window_size=None):
+        super().__init__()
+        assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+
+        self.d_out = d_out
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads  # Reduce the projection dim to match desired output dim
+
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)  # Linear layer to combine head outputs
+        self.dropout = nn.Dropout(dropout)
+        self.sliding_window_size = sliding_window_size
+
+        ####################################################
+        # KV cache-related code
+        self.register_buffer("cache_k", None, persistent=False)
+        self.register_buffer("cache_v", None, persistent=False)
+        self.ptr_current_pos = 0
+        ####################################################
+
+    def forward(self, x, use_cache=False):
+        b, num_tokens, d_in = x.shape
+
+        keys_new = self.W_key(x)  # Shape: (b, num_tokens, d_out)
+        values_new = self.W_value(x)
+        queries = self.W_query(x)
+
+        # We implicitly split the matrix by adding a `num_heads` dimension
+        # Unroll last dim: (b, num_tokens, d_out) -> (b, num_tokens, num_heads, head_dim)
+        keys_new = keys_new.view(b, num_tokens, self.num_heads, self.head_dim)
+        values_new = values_new.view(b, num_tokens, self.num_heads, self.head_dim)
+        queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+
+        ####################################################
+        # KV cache-related
+        if use_cache:
+            old_cache_k, old_cache_v = self.cache_k, self.cache_v
+            old_len = 0 if old_cache_k is None else old_cache_k.size(1)
+            if old_cache_k is None:
+                combined_k, combined_v = keys_new, values_new
+            else:
+                combined_k = torch.cat([old_cache_k, keys_new], dim=1)
+                combined_v = torch.cat([old_cache_v, values_new], dim=1)
+
+            keys, values = combined_k, combined_v
+            if self.sliding_window_size is not None:
+                # During chunked prefill we need up to W-1 older keys plus the whole
+                # current chunk (so the earliest queries in the chunk keep their full
+                # sliding-window context)
+                attn_keep = min(keys.size(1), self.sliding_window_size + num_tokens - 1)
+                keys = keys[:, -attn_keep:, :, :]
+                values = values[:, -attn_keep:, :, :]
+
+                cache_keep = min(combined_k.size(1), self.sliding_window_size)
+                self.cache_k = combined_k[:, -cache_keep:, :, :]
+                self.cache_v = combined_v[:, -cache_keep:, :, :]
+            else:
+                self.cache_k, self.cache_v = combined_k, combined_v
+
+            dropped = combined_k.size(1) - keys.size(1)
+            k_start_pos_abs = (self.ptr_current_pos - old_len) + dropped
+            q_start_pos_abs = self.ptr_current_pos
+        else:
+            keys, values = keys_new, values_new
+        ####################################################
+
+        # Transpose: (b, num_tokens, num_heads, head_dim) -> (b, num_heads, num_tokens, head_dim)
+        keys = keys.transpose(1, 2)
+        queries = queries.transpose(1, 2)
+        values = values.transpose(1, 2)
+
+        # Compute scaled dot-product attention (aka self-attention) with a causal mask
+        attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+        scores = attn_scores.clone()  # recorded before the in-place mask
+
+        ####################################################
+        # causal + sliding-window mask
+        num_tokens_Q = queries.shape[-2]
+        num_tokens_K = keys.shape[-2]
+        device = queries.device
+        # Determine absolute positions for q and k
+        if use_cache:
+            q_start = q_start_pos_abs
+            k_start = k_start_pos_abs
+        else:
+            q_start = 0
+            k_start = 0
+        q_positions = torch.arange(q_start, q_start + num_tokens_Q, device=device, dtype=torch.long)
+        k_positions = torch.arange(k_start, k_start + num_tokens_K, device=device, dtype=torch.long)
+        # Sliding window width
+        W = num_tokens_K + 1 if self.sliding_window_size is None else int(self.sliding_window_size)
+        diff = q_positions.unsqueeze(-1) - k_positions.unsqueeze(0)
+        mask_bool = (diff < 0) | (diff >= W)
+        if use_cache:
+            self.ptr_current_pos += num_tokens_Q
+        else:
+            self.ptr_current_pos = 0
+
+        # Use the mask to fill attention scores
+        attn_scores.masked_fill_(mask_bool, -torch.inf)
+
+        softmax_input = attn_scores / keys.shape[-1]**0.5
+        attn_weights = torch.softmax(softmax_input, dim=-1)
+        weights = attn_weights
+        attn_weights, factor = record_dropout(self.dropout, attn_weights)
+
+        # Shape: (b, num_tokens, num_heads, head_dim)
+        heads_context = attn_weights @ values
+        context_vec = heads_context.transpose(1, 2)
+
+        # Combine heads, where self.d_out = self.num_heads * self.head_dim
+        context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+        concat = context_vec
+        context_vec = self.out_proj(context_vec)  # optional projection
+
+        self.rec = {"W_out": self.out_proj.weight.T, "b_out": self.out_proj.bias, "concat": concat[0]}
+        self.head_recs = []
+        for h in range(self.num_heads):
+            cols = slice(h * self.head_dim, (h + 1) * self.head_dim)
+            W_query, b_query = _cols(self.W_query, cols)
+            W_key, b_key = _cols(self.W_key, cols)
+            W_value, b_value = _cols(self.W_value, cols)
+            self.head_recs.append(_with_biases(dict(
+                W_query=W_query, W_key=W_key, W_value=W_value, b_query=b_query, b_key=b_key, b_value=b_value,
+                queries=queries[0, h], keys=keys[0, h], values=values[0, h], scores=scores[0, h],
+                scaled_scores=scores[0, h] / keys.shape[-1]**0.5, mask=mask_bool.to(torch.float32),
+                masked_scores=softmax_input[0, h], weights=weights[0, h], dropout_mask=factor[0, h],
+                dropped_weights=attn_weights[0, h], context=heads_context[0, h],
+                W_out=self.out_proj.weight.T, b_out=self.out_proj.bias)))
+        return context_vec
+
+    def reset_cache(self):
+        self.cache_k, self.cache_v = None, None
+        self.ptr_current_pos = 0
+
+
+# ----------------------------------------------------------------------------------
+# ch04/05_mla/gpt_with_kv_mla.py: MultiHeadLatentAttention
+# ----------------------------------------------------------------------------------
+# The MLA code below is inspired by
+# https://huggingface.co/bird-of-paradise/deepseek-mla
+
+
+class MultiHeadLatentAttention(nn.Module):
+    def __init__(self, d_in, d_out, dropout, num_heads,
+                 qkv_bias=False, latent_dim=None):
+        super().__init__()
+        assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+
+        self.d_out = d_out
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads
+        self.latent_dim = latent_dim if latent_dim is not None else max(16, d_out // 8)
+
+        # Projections
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)              # per-head Q
+        self.W_DKV = nn.Linear(d_in, self.latent_dim, bias=qkv_bias)    # down to latent C
+        self.W_UK = nn.Linear(self.latent_dim, d_out, bias=qkv_bias)   # latent -> per-head K
+        self.W_UV = nn.Linear(self.latent_dim, d_out, bias=qkv_bias)   # latent -> per-head V
+
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+
+        ####################################################
+        # Latent-KV cache
+        self.register_buffer("cache_c_kv", None, persistent=False)
+        self.ptr_current_pos = 0
+        ####################################################
+
+    def reset_cache(self):
+        self.cache_c_kv = None
+        self.ptr_current_pos = 0
+
+    @staticmethod
+    def _reshape_to_heads(x, num_heads, head_dim):
+        # (b, T, d_out) -> (b, num_heads, T, head_dim)
+        bsz, num_tokens, _ = x.shape
+        return x.view(bsz, num_tokens, num_heads, head_dim).transpose(1, 2).contiguous()
+
+    def forward(self, x, use_cache=False):
+        b, num_tokens, _ = x.shape
+        num_heads = self.num_heads
+        head_dim = self.head_dim
+
+        # 1) Project to queries (per-token, per-head) and new latent chunk
+        queries_all = self.W_query(x)  # (b, T, d_out)
+        latent_new = self.W_DKV(x)  # (b, T, latent_dim)
+
+        # 2) Update latent cache and choose latent sequence to up-project
+        if use_cache:
+            if self.cache_c_kv is None:
+                latent_total = latent_new
+            else:
+                latent_total = torch.cat([self.cache_c_kv, latent_new], dim=1)
+            self.cache_c_kv = latent_total
+        else:
+            latent_total = latent_new
+
+        # 3) Up-project latent to per-head keys/values (then split into heads)
+        keys_all = self.W_UK(latent_total)   # (b, T_k_total, d_out)
+        values_all = self.W_UV(latent_total)   # (b, T_k_total, d_out)
+
+        # 4) Reshape to heads
+        queries = self._reshape_to_heads(queries_all, num_heads, head_dim)
+        keys = self._reshape_to_heads(keys_all, num_heads, head_dim)
+        values = self._reshape_to_heads(values_all, num_heads, head_dim)
+
+        # 5) Scaled dot-product attention with causal mask
+        attn_scores = torch.matmul(queries, keys.transpose(-2, -1))
+        scores = attn_scores.clone()  # recorded before the in-place mask
+
+        num_tokens_Q = queries.shape[-2]
+        num_tokens_K = keys.shape[-2]
+        device = queries.device
+        if use_cache:
+            q_positions = torch.arange(
+                self.ptr_current_pos,
+                self.ptr_current_pos + num_tokens_Q,
+                device=device,
+                dtype=torch.long,
+            )
+            self.ptr_current_pos += num_tokens_Q
+        else:
+            q_positions = torch.arange(num_tokens_Q, device=device, dtype=torch.long)
+            self.ptr_current_pos = 0
+        k_positions = torch.arange(num_tokens_K, device=device, dtype=torch.long)
+        mask_bool = q_positions.unsqueeze(-1) < k_positions.unsqueeze(0)
+
+        # Use the mask to fill attention scores
+        attn_scores.masked_fill_(mask_bool, -torch.inf)
+
+        softmax_input = attn_scores / keys.shape[-1]**0.5
+        attn_weights = torch.softmax(softmax_input, dim=-1)
+        weights = attn_weights
+        attn_weights, factor = record_dropout(self.dropout, attn_weights)
+
+        # Shape: (b, num_tokens, num_heads, head_dim)
+        heads_context = attn_weights @ values
+        context_vec = heads_context.transpose(1, 2)
+
+        # Combine heads, where self.d_out = self.num_heads * self.head_dim
+        context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+        concat = context_vec
+        context_vec = self.out_proj(context_vec)  # optional projection
+
+        self.rec = _with_biases({"W_out": self.out_proj.weight.T, "b_out": self.out_proj.bias,
+                                 "concat": concat[0], "W_DKV": self.W_DKV.weight.T, "b_DKV": self.W_DKV.bias,
+                                 "latents": latent_new[0]})
+        self.head_recs = []
+        for h in range(num_heads):
+            cols = slice(h * head_dim, (h + 1) * head_dim)
+            W_query, b_query = _cols(self.W_query, cols)
+            W_UK, b_UK = _cols(self.W_UK, cols)
+            W_UV, b_UV = _cols(self.W_UV, cols)
+            self.head_recs.append(_with_biases(dict(
+                W_query=W_query, b_query=b_query, W_UK=W_UK, W_UV=W_UV, b_UK=b_UK, b_UV=b_UV,
+                queries=queries[0, h], keys=keys[0, h], values=values[0, h], scores=scores[0, h],
+                scaled_scores=scores[0, h] / keys.shape[-1]**0.5, mask=mask_bool.to(torch.float32),
+                masked_scores=softmax_input[0, h], weights=weights[0, h], dropout_mask=factor[0, h],
+                dropped_weights=attn_weights[0, h], context=heads_context[0, h],
+                W_out=self.out_proj.weight.T, b_out=self.out_proj.bias)))
+        return context_vec
