@@ -125,3 +125,46 @@ TEST_CASE("difference refuses stages of different shapes or missing stages", "[c
     const attn::StageList d = attn::difference(six, six, "masked_scores");
     CHECK(max_abs(d.stages[0].value) == 0.0f);
 }
+
+TEST_CASE("today's variants against the module they change", "[comparisons]") {
+    using K = attn::ComparisonKind;
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--variant", "causal"}, {"--variant", "mha", "--heads", "2", "--d-out", "6"},
+             {"--variant", "gqa", "--heads", "6", "--kv-groups", "3", "--d-out", "12"}, {"--variant", "swa", "--window", "2"},
+             {"--variant", "self-v1", "--d-out-v", "3"}}) {
+        INFO(Catch::Detail::stringify(args));
+        for (const K kind : {K::KvGroups, K::MultiQuery, K::Window, K::Rope, K::Latent}) {
+            INFO(attn::comparison_name(kind));
+            const auto pair = attn::comparison_settings(settings(args), kind);
+            REQUIRE(pair.size() == 2);
+            attn::Run a, b;
+            REQUIRE_NOTHROW(a = attn::compute(pair[0].second));
+            REQUIRE_NOTHROW(b = attn::compute(pair[1].second));
+            CHECK(a.trace.heads.size() == b.trace.heads.size());
+            // Both sides keep the same shapes, so every difference map can be drawn.
+            CHECK(max_abs(attn::difference(a, b, "inputs").stages[0].value) == 0.0f);
+            CHECK(attn::difference(a, b, "weights").stages.size() == a.trace.heads.size());
+            CHECK(attn::difference(a, b, "output").stages.size() == 1);
+        }
+    }
+    const attn::Settings gqa = settings({"--variant", "gqa", "--heads", "6", "--kv-groups", "3", "--d-out", "12"});
+    const auto groups = attn::comparison_settings(gqa, K::KvGroups);
+    CHECK(groups[0].first == "MHA: 6 heads, 6 key/value groups");
+    CHECK(groups[1].first == "GQA: 6 heads share 3 groups");
+    CHECK(attn::comparison_settings(gqa, K::MultiQuery)[1].first == "MQA: 6 heads share 1 group");
+    CHECK(attn::compute(groups[1].second).trace.head_groups == std::vector<int>{0, 0, 1, 1, 2, 2});
+
+    // The window on the same weights: only rows that reach back past W differ.
+    const auto window = attn::comparison_settings(settings({"--variant", "swa", "--window", "2"}), K::Window);
+    const attn::Run causal = attn::compute(window[0].second), swa = attn::compute(window[1].second);
+    CHECK(max_abs(attn::difference(causal, swa, "W_query").stages[0].value) == 0.0f);
+    const attn::Matrix dw = attn::difference(causal, swa, "weights").stages[0].value;
+    CHECK(dw.topRows(2).cwiseAbs().maxCoeff() == 0.0f);  // rows 0 and 1 see at most 2 keys either way
+    CHECK(dw.bottomRows(4).cwiseAbs().maxCoeff() > 0.0f);
+
+    // RoPE draws no weights: the same queries, other scores.
+    const auto rope = attn::comparison_settings(settings({"--variant", "mha", "--heads", "2", "--d-out", "4"}), K::Rope);
+    const attn::Run off = attn::compute(rope[0].second), on = attn::compute(rope[1].second);
+    CHECK(max_abs(attn::difference(off, on, "queries").stages[0].value) == 0.0f);
+    CHECK(max_abs(attn::difference(off, on, "scores").stages[0].value) > 0.0f);
+}

@@ -28,13 +28,20 @@ float parse_float(const std::string& flag, const std::string& text, float lo, fl
     return v;
 }
 
+// "masking|dropout|...": the comparison table's names.
+std::string comparison_list(const char* separator) {
+    std::string out;
+    for (const std::string& name : attn::comparison_names()) out += (out.empty() ? "" : separator) + name;
+    return out;
+}
+
 }  // namespace
 
 std::string app_usage() {
     return "usage: attnscope [settings, as attnscope-cli takes them] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
            "  [--ui-scale 1..3] [--head N] [--show-stage NAME] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
            "  [--bench-change seed|dropout] [--lesson ID [--lesson-step N]] [--lesson-tour DIR] [--presenter]\n"
-           "  [--colormap default|colorblind|high-contrast] [--compare masking|dropout|seeds|multihead]\n"
+           "  [--colormap default|colorblind|high-contrast] [--compare " + comparison_list("|") + "]\n"
            "  [--tab pipeline|compare|head-view]\n"
            "  [--session FILE] [--export-all DIR] [--save-py FILE] [--save-session FILE]\n";
 }
@@ -78,7 +85,7 @@ AppOptions parse_app_options(const std::vector<std::string>& rest) {
         else if (flag == "--compare") {
             o.compare = value();
             if (!attn::comparison_from_name(o.compare))
-                throw OptionsError("--compare takes masking, dropout, seeds or multihead, got '" + o.compare + "'");
+                throw OptionsError("--compare takes " + comparison_list(", ") + ", got '" + o.compare + "'");
         }
         else if (flag == "--tab") {
             o.tab = value();

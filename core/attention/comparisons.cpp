@@ -11,7 +11,8 @@ namespace attn {
 
 namespace {
 
-const std::vector<std::string> kComparisonNames = {"masking", "dropout", "seeds", "multihead"};
+const std::vector<std::string> kComparisonNames = {"masking", "dropout",     "seeds",  "multihead", "kv-groups",
+                                                    "multi-query", "window", "rope", "latent"};
 
 // a - b where equal cells (both -inf among them) give 0 rather than -inf - -inf = NaN.
 Matrix subtract(const Matrix& a, const Matrix& b) {
@@ -25,6 +26,39 @@ void switch_variant(Settings& s, Variant v) {
     s.attention.variant = v;
     if (v != Variant::Cross) s.text2.reset();
     s.attention.causal = false;
+    if (!variant_info(v).d_out_v) s.d_out_v.reset();
+    if (!variant_info(v).rope) s.attention.rope = false;
+}
+
+// The current settings as a weight-split module of `v` with at least `min_heads` heads of
+// an even width (RoPE rotates pairs), d_out kept when it already splits so.
+Settings split_module(const Settings& current, Variant v, int min_heads) {
+    Settings s = current;
+    switch_variant(s, v);
+    AttentionConfig& a = s.attention;
+    const bool splits = splits_heads(current.attention.variant) && a.d_out % a.heads == 0;
+    const int head_dim = splits ? a.d_out / a.heads : std::max(1, a.d_out);
+    a.heads = std::max(min_heads, a.heads);
+    a.d_out = a.heads * (head_dim + head_dim % 2);
+    return s;
+}
+
+// Two gqa runs on the same sentence: `left` groups against `right` groups.
+std::vector<std::pair<std::string, Settings>> groups_pair(const Settings& current, bool multi_query) {
+    Settings left = split_module(current, Variant::Gqa, 4);
+    const int heads = left.attention.heads;
+    left.attention.kv_groups = heads;  // a group per head: ordinary MHA
+    Settings right = left;
+    int groups = 1;
+    if (!multi_query) {  // the current grouping, else half as many groups as heads
+        const int g = current.attention.variant == Variant::Gqa ? current.attention.kv_groups : heads / 2;
+        groups = g > 1 && g < heads && heads % g == 0 ? g : heads / 2;
+        while (heads % groups != 0) --groups;
+    }
+    right.attention.kv_groups = groups;
+    const std::string h = std::to_string(heads), g = std::to_string(groups);
+    return {{"MHA: " + h + " heads, " + h + " key/value groups", left},
+            {(groups == 1 ? "MQA: " : "GQA: ") + h + " heads share " + g + (groups == 1 ? " group" : " groups"), right}};
 }
 
 }  // namespace
@@ -105,14 +139,39 @@ std::vector<std::pair<std::string, Settings>> comparison_settings(const Settings
         Settings wrapper = current, mha = current;
         switch_variant(wrapper, Variant::MhaWrapper);
         switch_variant(mha, Variant::Mha);
-        wrapper.d_out_v.reset();
-        mha.d_out_v.reset();
         wrapper.attention.heads = mha.attention.heads = heads;
         wrapper.attention.d_out = head_dim;
         mha.attention.d_out = heads * head_dim;
         const std::string h = std::to_string(heads), d = std::to_string(head_dim);
         return {{"mha-wrapper: " + h + " heads of d_out " + d, wrapper},
                 {"mha: d_out " + std::to_string(heads * head_dim) + " split into " + h + " heads of " + d, mha}};
+    }
+    case ComparisonKind::KvGroups:
+    case ComparisonKind::MultiQuery:
+        return groups_pair(current, kind == ComparisonKind::MultiQuery);
+    case ComparisonKind::Window: {
+        // MultiHeadAttentionWithSWA builds the layers MultiHeadAttention does: same seed,
+        // same weights, so the difference is the window's alone.
+        Settings causal = split_module(current, Variant::Mha, 1), window = causal;
+        switch_variant(window, Variant::Swa);
+        window.attention.window = current.attention.variant == Variant::Swa ? current.attention.window : 3;
+        return {{"causal (mha): every earlier key", causal},
+                {"sliding window: the last " + std::to_string(window.attention.window) + " keys", window}};
+    }
+    case ComparisonKind::Rope: {
+        Settings off = split_module(current, Variant::Gqa, 1), on = off;
+        if (current.attention.variant != Variant::Gqa) off.attention.kv_groups = on.attention.kv_groups = off.attention.heads;
+        off.attention.rope = false;
+        on.attention.rope = true;  // RoPE draws nothing: both sides have the same weights
+        return {{"no RoPE: a word scores the same wherever it is", off},
+                {"RoPE: scores depend on how far apart two words are", on}};
+    }
+    case ComparisonKind::Latent: {
+        Settings mha = split_module(current, Variant::Mha, 1), mla = mha;
+        switch_variant(mla, Variant::Mla);
+        const int latent = latent_dim_of(mla.attention);
+        return {{"mha: keys and values from the inputs", mha},
+                {"mla: keys and values from a " + std::to_string(latent) + "-wide latent", mla}};
     }
     }
     throw ComparisonError("unknown comparison");

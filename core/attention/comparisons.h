@@ -24,9 +24,16 @@ enum class ComparisonKind {
     Dropout,    // 3.5.2: dropout off vs on
     Seeds,      // two module seeds
     MultiHead,  // 3.6.1 wrapper vs 3.6.2 weight splits
+    // Today's variants against the one they change (the book's ch04 bonus material):
+    KvGroups,    // gqa: a key/value group per head (MHA) vs heads sharing groups (GQA)
+    MultiQuery,  // gqa: a group per head (MHA) vs one group for all heads (MQA)
+    Window,      // mha (causal) vs swa on the same weights: what the window hides
+    Rope,        // gqa without vs with rotary positions, same weights
+    Latent,      // mha vs mla: keys and values from a small cached latent
 };
 
-const std::vector<std::string>& comparison_names();  // "masking", "dropout", "seeds", "multihead"
+// "masking", "dropout", "seeds", "multihead", "kv-groups", "multi-query", "window", "rope", "latent"
+const std::vector<std::string>& comparison_names();
 std::optional<ComparisonKind> comparison_from_name(const std::string& name);
 std::string comparison_name(ComparisonKind kind);
 
