@@ -2,7 +2,8 @@
 # `attnscope-cli <flags> --emit-pytorch` (issue 5): the Python program it prints, run with
 # Debian's PyTorch (/usr/bin/python3, python3-torch), prints the same JSON as
 # `attnscope-cli <flags>` — every key both ways, numbers within 1e-5 abs+rel, null where
-# masked — for every variant and the options that change the emitted code.
+# masked — for every variant and the options that change the emitted code, the book's ch04
+# classes (gqa with and without RoPE, swa, mla) and their kv_cache among them.
 # Usage: tests/emit_pytorch.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 
@@ -47,6 +48,18 @@ config simple_corpus_causal --variant causal --tokenizer simple --corpus "$tmp/c
     --text "The cat ate the moon." --d-in 5 --dropout 0.1
 config simple_own_text --variant self-v2 --tokenizer simple --text "Hello, world. Is this-- a test?" --d-in 4
 config unicode_quotes --variant self-v1 --text "Zürich, café \"q\" it's Äpfel" --d-in 4 --vocab-size 10
+# The book's ch04 classes: their kv_cache comes from the module's own cache (use_cache=True).
+config gqa_plain --variant gqa --heads 4 --kv-groups 2 --d-out 8
+config gqa_rope_base_bias_dropout_batch2 --variant gqa --heads 4 --kv-groups 2 --d-out 16 --rope --rope-base 500 \
+    --qkv-bias --dropout 0.3 --batch 2
+config gqa_multi_query_rope_gpt2_pos_eval --variant gqa --tokenizer gpt2 --text "Hello, do you like tea? In the sunlit" \
+    --d-in 16 --d-out 12 --heads 3 --kv-groups 1 --rope --pos --dropout 0.5 --eval --seed 5 --embed-seed 9
+config swa_window_dropout --variant swa --heads 2 --d-out 4 --window 2 --dropout 0.5
+config swa_window_dropout_seed_simple --variant swa --tokenizer simple --text "The cat sat on the mat, then it slept." \
+    --d-in 6 --d-out 6 --heads 3 --window 4 --dropout 0.2 --dropout-seed 42 --qkv-bias --batch 3
+config mla_default_latent --variant mla --heads 2 --d-out 4
+config mla_latent_dim_bias --variant mla --heads 2 --d-out 6 --latent-dim 3 --qkv-bias --text "$life" --d-in 5 \
+    --dropout 0.1 --batch 2 --pos
 
 # One program the way a student runs it, in its own process: the book's prints, then the
 # JSON as the last line.

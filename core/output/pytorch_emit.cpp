@@ -55,6 +55,13 @@ void emit_classes(std::ostream& py, const Plan& plan) {
     case Module::Mha: blocks = {dropout_helper(), class_mha(c.qkv_bias)}; break;
     case Module::Cross: blocks = {class_cross_attention(c.causal)}; break;
     case Module::CrossWrapper: blocks = {class_cross_attention(c.causal), class_cross_wrapper()}; break;
+    case Module::Gqa:
+        if (c.rope) blocks = {rope_functions()};
+        blocks.push_back(dropout_helper());
+        blocks.push_back(class_gqa(c.qkv_bias, c.rope));
+        break;
+    case Module::Swa: blocks = {dropout_helper(), class_swa(c.qkv_bias)}; break;
+    case Module::Mla: blocks = {dropout_helper(), class_mla(c.qkv_bias)}; break;
     }
     py << "\n\n" << section("The attention module");
     for (std::size_t i = 0; i < blocks.size(); ++i) py << (i ? "\n\n" : "") << blocks[i];
@@ -120,6 +127,30 @@ void emit_forward(std::ostream& py, const Plan& plan, const Names& names) {
            << (plan.module == Module::Causal ? "" : heads) << bias << ")\n";
         break;
     }
+    case Module::Gqa:
+    case Module::Swa:
+    case Module::Mla: {
+        py << "d_in, d_out = batch.shape[2], " << c.d_out << "\n";
+        if (plan.module == Module::Gqa && c.rope) py << "context_length = batch.shape[1]  # the number of tokens: RoPE's table rows\n";
+        const char* cls = plan.module == Module::Gqa   ? "GroupedQueryAttention"
+                          : plan.module == Module::Swa ? "MultiHeadAttentionWithSWA"
+                                                       : "MultiHeadLatentAttention";
+        std::vector<std::string> args = {"d_in", "d_out", py_float(c.dropout), heads.substr(2)};
+        if (plan.module == Module::Gqa) args.push_back("num_kv_groups=" + std::to_string(c.kv_groups));
+        if (c.qkv_bias) args.push_back("qkv_bias=True");
+        if (plan.module == Module::Gqa && c.rope) {
+            args.push_back("rope_base=" + std::to_string(c.rope_base));
+            args.push_back("context_length=context_length");
+        }
+        if (plan.module == Module::Swa) args.push_back("sliding_window_size=" + std::to_string(c.window));
+        if (plan.module == Module::Mla && c.latent_dim) args.push_back("latent_dim=" + std::to_string(*c.latent_dim));
+        const std::string call = m + " = " + cls;
+        std::string list = py_list(args, call.size());  // wrapped as a list is, in parentheses
+        list.front() = '(';
+        list.back() = ')';
+        py << call << list << "\n";
+        break;
+    }
     case Module::Simplified: break;
     }
 
@@ -136,7 +167,12 @@ void emit_forward(std::ostream& py, const Plan& plan, const Names& names) {
         if (c.dropout_seed)
             py << "\ntorch.manual_seed(" << *c.dropout_seed
                << ")  # attnscope --dropout-seed: re-seed right before the forward, as the book does before dropout\n";
-        py << "context_vecs = " << m << "(batch)\n";
+        if (plan.kv_cache)
+            py << "# use_cache=True: the forward also fills the module's KV cache, which the JSON's kv_cache\n"
+               << "# weighs. On an empty cache the numbers are those of use_cache=False.\n"
+               << "context_vecs = " << m << "(batch, use_cache=True)\n";
+        else
+            py << "context_vecs = " << m << "(batch)\n";
         return;
     }
     const std::string args = cross ? "(first_input, second_input)" : "(" + names.inputs + ")";
@@ -157,8 +193,9 @@ std::string head_list(const Plan& plan) {
     case Module::Wrapper004:
     case Module::CrossWrapper:
     case Module::MhaWrapper: return "[stages(head.trace) for head in " + plan.object + ".heads]";
-    case Module::Mha: return "[stages(head) for head in " + plan.object + ".trace[\"heads\"]]";
-    default: return "[stages(" + plan.object + ".trace)]";
+    default:
+        if (splits_heads(plan.cfg.variant)) return "[stages(head) for head in " + plan.object + ".trace[\"heads\"]]";
+        return "[stages(" + plan.object + ".trace)]";
     }
 }
 
@@ -176,9 +213,10 @@ void emit_json(std::ostream& py, const Settings& s, const Run& run, const Plan& 
        << "    return fix(t.tolist())\n"
        << "\n\n"
        << "def stages(trace):\n"
-       << "    return {name: plain(t) for name, t in trace.items()}\n"
-       << "\n\n"
-       << "def attnscope_json():\n"
+       << "    return {name: plain(t) if torch.is_tensor(t) else t for name, t in trace.items()}  # a number as it is\n"
+       << "\n\n";
+    if (plan.kv_cache) py << kv_cache_helper() << "\n\n";
+    py << "def attnscope_json():\n"
        << "    return {\n"
        << "        \"variant\": " << py_str(variant_name(c.variant)) << ",\n"
        << "        \"tokens\": tokens,\n"
@@ -189,12 +227,12 @@ void emit_json(std::ostream& py, const Settings& s, const Run& run, const Plan& 
     if (s.pos) py << "        \"pos_embeddings\": plain(" << names.pos_embeddings << "),\n";
     py << "        \"inputs\": plain(" << names.inputs << "),\n";
     if (c.variant == Variant::Cross) py << "        \"inputs2\": plain(second_input),\n";
-    if (plan.module == Module::Mha)
-        for (const char* k : {"W_out", "b_out", "concat"})
-            py << "        \"" << k << "\": plain(" << plan.object << ".trace[\"" << k << "\"]),\n";
+    if (splits_heads(c.variant))
+        py << "        **stages(" << plan.object << ".trace[\"module\"]),  # concat, out_proj's weights, ...\n";
     else if (c.heads > 1)
         py << "        \"concat\": plain(context_vecs" << (out_3d ? "[0]" : "") << "),  # the heads side by side\n";
     py << "        \"heads\": " << head_list(plan) << ",\n";
+    if (plan.kv_cache) py << "        \"kv_cache\": " << kv_cache_call(plan) << ",\n";
     if (plan.module == Module::Simplified)
         py << "        \"output\": [plain(all_context_vecs)] * " << c.batch << ",  # one per batch element\n";
     else if (out_3d)
@@ -210,13 +248,14 @@ std::string weights_expr(const Plan& plan) {
     case Module::Wrapper004:
     case Module::CrossWrapper:
     case Module::MhaWrapper: return plan.object + ".heads[0].trace[\"weights\"]";
-    case Module::Mha: return plan.object + ".trace[\"heads\"][0][\"weights\"]";
-    default: return plan.object + ".trace[\"weights\"]";
+    default:
+        if (splits_heads(plan.cfg.variant)) return plan.object + ".trace[\"heads\"][0][\"weights\"]";
+        return plan.object + ".trace[\"weights\"]";
     }
 }
 
 void emit_main(std::ostream& py, const Plan& plan, const Names& names) {
-    const bool several = plan.cfg.heads > 1 || plan.module == Module::MhaWrapper || plan.module == Module::Mha;
+    const bool several = plan.cfg.heads > 1 || plan.module == Module::MhaWrapper || splits_heads(plan.cfg.variant);
     const bool batch0 = plan.batched;
     const std::string out = plan.module == Module::Simplified ? "all_context_vecs" : "context_vecs";
     py << "\n\nif __name__ == \"__main__\":\n"

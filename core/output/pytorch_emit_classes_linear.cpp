@@ -1,30 +1,10 @@
 // The classes whose weights are nn.Linear layers (chapters 3.4.2 to 3.6.2):
 // SelfAttention_v2, CausalAttention, MultiHeadAttentionWrapper, MultiHeadAttention, and
-// the dropout helper that shows the mask nn.Dropout used. Each forward records its stages.
+// the dropout helper that shows the mask nn.Dropout used (ch04's classes use it too). Each
+// forward records its stages.
 #include "output/pytorch_emit_parts.h"
 
 namespace attn::pytorch_emit_parts {
-
-namespace {
-
-HeadVars linear_head_vars(bool bias, const std::string& cols) {
-    HeadVars h;
-    h.w_query = "self.W_query.weight.T" + cols;
-    h.w_key = "self.W_key.weight.T" + cols;
-    h.w_value = "self.W_value.weight.T" + cols;
-    if (bias) {
-        const std::string b = cols.empty() ? "" : "[cols]";
-        h.biases = {"self.W_query.bias" + b, "self.W_key.bias" + b, "self.W_value.bias" + b};
-    }
-    h.queries = "queries";
-    h.keys = "keys";
-    h.values = "values";
-    h.scale = "keys.shape[-1]**0.5";
-    h.weights = "attn_weights";
-    return h;
-}
-
-}  // namespace
 
 std::string class_self_attention_v2(bool causal, bool bias) {
     std::string c = R"PY(class SelfAttention_v2(nn.Module):
@@ -46,7 +26,7 @@ std::string class_self_attention_v2(bool causal, bool bias) {
         context_vec = attn_weights @ values
 {TRACE}        return context_vec
 )PY";
-    HeadVars h = linear_head_vars(bias, "");
+    HeadVars h = linear_head_vars(bias);
     h.scores = causal ? "scores" : "attn_scores";
     h.masked = "attn_scores";
     h.mask = causal ? "mask" : "torch.zeros(attn_scores.shape)";
@@ -105,7 +85,7 @@ std::string class_causal_attention(bool bias) {
         context_vec = attn_weights @ values
 {TRACE}        return context_vec
 )PY";
-    HeadVars h = linear_head_vars(bias, "");
+    HeadVars h = linear_head_vars(bias);
     h.scores = "scores";
     h.masked = "attn_scores";
     h.mask = "self.mask[:num_tokens, :num_tokens]";
@@ -195,29 +175,12 @@ std::string class_mha(bool bias) {
         concat = context_vec  # attnscope: the heads side by side, before out_proj
         context_vec = self.out_proj(context_vec) # optional projection
 
-        # attnscope: every stage of this forward pass for batch element 0, for the JSON at
-        # the end. Head h owns columns h*head_dim ... (h+1)*head_dim-1 of each projection.
-        self.trace = {"concat": concat[0], "W_out": self.out_proj.weight.T, "b_out": self.out_proj.bias,
-                      "heads": []}
-        for h in range(self.num_heads):
-            cols = slice(h * self.head_dim, (h + 1) * self.head_dim)
-            self.trace["heads"].append({
-{ROWS}            })
-        return context_vec
+{TRACE}        return context_vec
 )PY";
-    HeadVars h = linear_head_vars(bias, "[:, cols]");
-    h.scores = "scores";
-    h.masked = "attn_scores";
-    h.mask = "self.mask[:num_tokens, :num_tokens]";
-    h.weights = "weights";
-    h.dropout_mask = "dropout_mask";
-    h.dropped = "attn_weights";
-    h.context = "concat[0, :, cols]";
-    h.at = "[0, h]";
-    std::vector<Row> rows = head_rows(h);
-    rows.push_back({"W_out", "self.out_proj.weight.T", "out_proj, which every head's context passes through"});
-    rows.push_back({"b_out", "self.out_proj.bias", ""});
-    replace(c, "{ROWS}", trace_rows(rows, 16));
+    const HeadVars h = split_head_vars(bias, "self.mask[:num_tokens, :num_tokens]");
+    replace(c, "{TRACE}",
+            split_trace(head_rows(h), true, {}, {"Head h owns columns h*head_dim ... (h+1)*head_dim-1 of each projection."},
+                        {"cols = slice(h * self.head_dim, (h + 1) * self.head_dim)"}));
     return c;
 }
 

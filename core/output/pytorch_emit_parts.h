@@ -8,6 +8,11 @@
 //   pytorch_emit_trace.cpp          the lines attnscope adds to a forward to record its stages
 //   pytorch_emit_classes_rand.cpp   the classes with torch.rand weights (3.4.1, seed 004)
 //   pytorch_emit_classes_linear.cpp the classes with nn.Linear weights (3.4.2 to 3.6.2)
+//   pytorch_emit_split_trace.cpp    the trace block of the weight-split classes (mha and ch04's)
+//   pytorch_emit_classes_gqa.cpp    ch04's GroupedQueryAttention, and llama3.py's RoPE for --rope
+//   pytorch_emit_classes_swa.cpp    ch04's MultiHeadAttentionWithSWA
+//   pytorch_emit_classes_mla.cpp    ch04's MultiHeadLatentAttention
+//   pytorch_emit_kv_cache.cpp       the JSON's kv_cache, measured on the module's own cache
 //   pytorch_emit.cpp                the header, the forward pass, the JSON, the main block
 // Nothing here is meant for other callers.
 #include <cstddef>
@@ -46,7 +51,10 @@ enum class Module {
     MhaWrapper,        // 000, 3.6.1
     Mha,               // 000, 3.6.2
     Cross,             // 004: CrossAttention
-    CrossWrapper       // 004's wrapper with CrossAttention heads
+    CrossWrapper,      // 004's wrapper with CrossAttention heads
+    Gqa,               // ch04/04_gqa: GroupedQueryAttention (with llama3.py's RoPE for --rope)
+    Swa,               // ch04/06_swa: MultiHeadAttentionWithSWA
+    Mla                // ch04/05_mla: MultiHeadLatentAttention
 };
 
 struct Plan {
@@ -55,6 +63,7 @@ struct Plan {
     std::string object;     // the module's Python variable
     std::string title;      // what the class is, for the header
     bool batched = false;   // forward takes (b, T, d_in); the others take one (T, d_in) text
+    bool kv_cache = false;  // ch04's classes: forward(x, use_cache=True) fills the module's KV cache
 };
 
 Plan plan_for(const Settings& s);
@@ -87,15 +96,23 @@ struct Row {
 struct HeadVars {
     std::string w_query, w_key, w_value;  // in the x @ W orientation
     std::vector<std::string> biases;      // b_query, b_key, b_value expressions, or none
+    std::string key_name = "key", value_name = "value";  // the JSON's W_key, b_key...: mla's are W_UK, W_UV
     std::string queries, keys, values;
     std::string scores;   // raw q·k
     std::string masked;   // the scores with -inf where masked (before scaling)
     std::string scale;    // sqrt(d_k)
     std::string mask;
+    std::string mask_why = "1 = masked (the future)";
     std::string weights, dropout_mask, dropped, context;  // dropout_mask empty: no dropout
     std::string at;       // index of batch element 0 (and head h): "" or "[0]" or "[0, h]"
+    std::string kv_at;    // the keys' and values' index when it is not `at` (gqa's group: "[0, g]")
 };
 
+// A head's stages for nn.Linear projections self.W_query, self.W_<key_name>,
+// self.W_<value_name>: the whole weights, or the columns of the Python slices `cols`
+// (queries) and `kv_cols` (keys and values) when those are named.
+HeadVars linear_head_vars(bool bias, const std::string& cols = "", const std::string& kv_cols = "",
+                          const std::string& key_name = "key", const std::string& value_name = "value");
 std::string trace_rows(const std::vector<Row>& rows, std::size_t indent);
 std::vector<Row> head_rows(const HeadVars& v);
 std::string self_trace(const std::vector<Row>& rows, const std::string& what);
@@ -118,5 +135,37 @@ std::string dropout_helper();
 std::string class_causal_attention(bool bias);
 std::string class_mha_wrapper();
 std::string class_mha(bool bias);
+
+// ---------------------------------------------------------------------------------
+// The weight-split classes' trace block, and the book's ch04 classes
+// (pytorch_emit_split_trace.cpp, pytorch_emit_classes_gqa/swa/mla.cpp)
+// ---------------------------------------------------------------------------------
+
+// One head's stages in a weight-split forward: queries, keys, values, scores, ... of shape
+// (b, heads, T, ...) taken at [0, h], the raw scores kept as `scores`, the weights before
+// dropout as `weights`, its context the columns `cols` of `concat`; the keys and values
+// from the columns `kv_cols` of W_<key_name> and W_<value_name>.
+HeadVars split_head_vars(bool bias, const std::string& mask, const std::string& kv_cols = "cols",
+                         const std::string& key_name = "key", const std::string& value_name = "value");
+
+// The block that ends a weight-split forward: self.trace = {"module": the module's own
+// stages (the JSON's top level: concat, W_out, b_out with `out_bias`, then `module`),
+// "heads": per head its `head` rows and out_proj's}. `why` (lines) continues the comment:
+// how head h finds its columns; `setup` (lines) begins the loop body: it defines the
+// slices the rows use.
+std::string split_trace(const std::vector<Row>& head, bool out_bias, const std::vector<Row>& module,
+                        const std::vector<std::string>& why, const std::vector<std::string>& setup);
+
+std::string rope_functions();
+std::string class_gqa(bool bias, bool rope);
+std::string class_swa(bool bias);
+std::string class_mla(bool bias);
+
+// ---------------------------------------------------------------------------------
+// The JSON's kv_cache (pytorch_emit_kv_cache.cpp)
+// ---------------------------------------------------------------------------------
+
+std::string kv_cache_helper();             // the Python function the JSON calls
+std::string kv_cache_call(const Plan& plan);  // its call for the plan's module
 
 }  // namespace attn::pytorch_emit_parts

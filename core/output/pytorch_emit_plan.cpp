@@ -4,7 +4,7 @@
 namespace attn::pytorch_emit_parts {
 
 Plan plan_for(const Settings& s) {
-    Plan p{Module::Simplified, attention_config(s), "", "", false};
+    Plan p{Module::Simplified, attention_config(s), "", "", false, false};
     const AttentionConfig& c = p.cfg;
     switch (c.variant) {
     case Variant::Simplified:
@@ -34,6 +34,18 @@ Plan plan_for(const Settings& s) {
     case Variant::Cross:
         if (c.heads == 1) p = {Module::Cross, c, "crossattn", "CrossAttention of seed 004", false};
         else p = {Module::CrossWrapper, c, "crossattn", "CrossAttention heads of seed 004, side by side", false};
+        break;
+    // The book's ch04 bonus classes: batched, and their forward fills a KV cache.
+    case Variant::Gqa:
+        p = {Module::Gqa, c, "gqa",
+             c.rope ? "GroupedQueryAttention (ch04/04_gqa) with llama3.py's RoPE" : "GroupedQueryAttention (ch04/04_gqa)",
+             true, true};
+        break;
+    case Variant::Swa:
+        p = {Module::Swa, c, "swa", "MultiHeadAttentionWithSWA, sliding-window attention (ch04/06_swa)", true, true};
+        break;
+    case Variant::Mla:
+        p = {Module::Mla, c, "mla", "MultiHeadLatentAttention (ch04/05_mla)", true, true};
         break;
     }
     return p;
