@@ -46,8 +46,8 @@ void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& m
         ImGui::Separator();
     }
     const ViewTab tab = c.focus ? c.tab : draw_view_tabs(c, report.widgets);
-    if (tab == ViewTab::Compare) {
-        text_wrapped("Compare works on the chapter 3 module's variants: choose it under Model.");
+    if (tab == ViewTab::Compare || tab == ViewTab::KvCache || tab == ViewTab::Tiled) {
+        text_wrapped("This tab works on the chapter 3 module and today's variants: choose it under Model.");
         return;
     }
     if (tab == ViewTab::HeadLines) return draw_head_lines(run, ctx, report.widgets);  // layer m.layer's heads
@@ -111,6 +111,8 @@ void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& me
     if (tab == ViewTab::Compare) return cm.compare.draw(c, live, ctx, step ? &marks : nullptr, report.heatmaps);
     if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx, report.widgets);
     const int head = live.shown_head();  // a head of `run`, whatever was asked for
+    if (tab == ViewTab::KvCache) return cm.kv_cache.draw(*run, live.run_settings(), live.run_version(), head, ctx, report);
+    if (tab == ViewTab::Tiled) return cm.tiled.draw(*run, live.run_version(), head, ctx, report);
     if (c.focus) {
         // A lesson step (or --show-stage) names the stage to show: the view follows it.
         if (!live.scroll_to_stage.empty()) c.focus_stage = std::exchange(live.scroll_to_stage, std::string());

@@ -89,7 +89,9 @@ static ViewTab draw_tab_bar(ViewState& c, WidgetRects& widgets) {
     };
     const Tab tabs[] = {{ViewTab::Pipeline, "Pipeline", "tab_pipeline"},
                         {ViewTab::Compare, "Compare", "tab_compare"},
-                        {ViewTab::HeadLines, "Head view", "tab_head_view"}};
+                        {ViewTab::HeadLines, "Head view", "tab_head_view"},
+                        {ViewTab::KvCache, "KV cache", "tab_kv_cache"},
+                        {ViewTab::Tiled, "Tiled softmax", "tab_tiled_softmax"}};
     ViewTab shown = c.tab;
     for (const Tab& t : tabs) {
         const ImGuiTabItemFlags flags = c.select_tab && c.tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;

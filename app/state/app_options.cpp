@@ -28,10 +28,10 @@ float parse_float(const std::string& flag, const std::string& text, float lo, fl
     return v;
 }
 
-// "masking|dropout|...": the comparison table's names.
-std::string comparison_list(const char* separator) {
+// "masking|dropout|...": a list of names (the comparisons', the tabs').
+std::string name_list(const std::vector<std::string>& names, const char* separator) {
     std::string out;
-    for (const std::string& name : attn::comparison_names()) out += (out.empty() ? "" : separator) + name;
+    for (const std::string& name : names) out += (out.empty() ? "" : separator) + name;
     return out;
 }
 
@@ -41,8 +41,8 @@ std::string app_usage() {
     return "usage: attnscope [settings, as attnscope-cli takes them] [--screenshot FILE.png] [--frames N] [--state-out FILE.json]\n"
            "  [--ui-scale 1..3] [--head N] [--show-stage NAME] [--size WxH] [--bench-frames N] [--bench-changes N]\n"
            "  [--bench-change seed|dropout] [--lesson ID [--lesson-step N]] [--lesson-tour DIR] [--presenter]\n"
-           "  [--colormap default|colorblind|high-contrast] [--compare " + comparison_list("|") + "]\n"
-           "  [--tab pipeline|compare|head-view]\n"
+           "  [--colormap default|colorblind|high-contrast] [--compare " + name_list(attn::comparison_names(), "|") + "]\n"
+           "  [--tab " + name_list(view_tab_names(), "|") + "]\n"
            "  [--session FILE] [--export-all DIR] [--save-py FILE] [--save-session FILE]\n";
 }
 
@@ -85,12 +85,12 @@ AppOptions parse_app_options(const std::vector<std::string>& rest) {
         else if (flag == "--compare") {
             o.compare = value();
             if (!attn::comparison_from_name(o.compare))
-                throw OptionsError("--compare takes " + comparison_list(", ") + ", got '" + o.compare + "'");
+                throw OptionsError("--compare takes " + name_list(attn::comparison_names(), ", ") + ", got '" + o.compare + "'");
         }
         else if (flag == "--tab") {
             o.tab = value();
             if (!view_tab_from_name(o.tab))
-                throw OptionsError("--tab takes pipeline, compare or head-view, got '" + o.tab + "'");
+                throw OptionsError("--tab takes " + name_list(view_tab_names(), ", ") + ", got '" + o.tab + "'");
         }
         else if (flag == "--session") o.session = value();
         else if (flag == "--export-all") o.export_all = value();

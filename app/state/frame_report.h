@@ -41,11 +41,21 @@ struct WindowReport {  // for the state file
     std::string error;  // the core's message for bad parameters, or empty
 };
 
+struct StepperReport {  // the KV cache and tiled softmax tabs, for the state file
+    bool shown = false;
+    long step = 0, steps = 0;     // KV cache: the token fed (1-based) of T; tiled: tiles done of all
+    long cached = 0;              // KV cache: tokens the cache holds; tiled: keys per tile
+    long cache_bytes = 0;         // KV cache: what it holds, in bytes
+    double max_difference = -1;   // against the full forward (output row; weights); -1: none
+    std::string error;
+};
+
 struct FrameReport {  // where things were drawn this frame, for the state file
     WidgetRects widgets;
     HeatmapRegistry heatmaps;
     std::vector<ChipInfo> chips;  // the first text's, then the second text's
     WindowReport window;
+    StepperReport kv_cache, tiled;
     Rect viewport{};          // the visible part of the view (the pane right of the controls)
     bool popup_open = false;  // a menu, combo list or dialog: the next click closes it first
 };

@@ -82,6 +82,17 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                    {"stride", w.stride},
                    {"pairs", w.pairs},
                    {"error", w.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.error)}};
+    const auto stepper = [](const StepperReport& r) {
+        return nlohmann::json{{"shown", r.shown},
+                              {"step", r.step},
+                              {"steps", r.steps},
+                              {"cached", r.cached},
+                              {"cache_bytes", r.cache_bytes},
+                              {"max_difference", r.max_difference},
+                              {"error", r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error)}};
+    };
+    j["kv_cache_view"] = stepper(report.kv_cache);
+    j["tiled_view"] = stepper(report.tiled);
     return j;
 }
 

@@ -11,8 +11,9 @@
 
 namespace app {
 
-enum class ViewTab { Pipeline, Compare, HeadLines };
-// One name per tab, for --tab and the state file alike: "pipeline", "compare", "head-view".
+enum class ViewTab { Pipeline, Compare, HeadLines, KvCache, Tiled };
+// One name per tab, for --tab and the state file alike: "pipeline", "compare", "head-view",
+// "kv-cache", "tiled-softmax".
 const std::vector<std::string>& view_tab_names();  // in ViewTab order
 std::optional<ViewTab> view_tab_from_name(const std::string& name);
 std::string view_tab_name(ViewTab tab);

@@ -167,7 +167,7 @@ ImVec2 heatmap_size(int rows, int cols, ImVec2 max_size, float max_cell, float v
     float w = cw, h = ch;
     if (std::min(cw, ch) >= 3.0f) w = h = std::min(cw, ch);
     // Wide enough to read, where the width is spare and the cell is tall enough for a line.
-    if (w < value_w && cw >= value_w && h * 3.0f >= value_w) w = value_w;
+    if (w < value_w && cw >= value_w && h * 3.0f >= value_w) w = std::ceil(value_w);  // ceil: floored below, it would not fit
     if (w >= 1.0f && whole_pixel_cells) w = std::floor(w);
     if (h >= 1.0f && whole_pixel_cells) h = std::floor(h);
     return ImVec2(std::max(1.0f, std::floor(w * fc)), std::max(1.0f, std::floor(h * fr)));
