@@ -49,6 +49,25 @@ void BM_MultiHead768Output(benchmark::State& state) { multi_head_768(state, attn
 BENCHMARK(BM_MultiHead768)->Arg(256)->Arg(1024)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MultiHead768Output)->Arg(256)->Arg(1024)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Today's variants at the same sizes (issue 12): GroupedQueryAttention(768, 768, 0.0,
+// num_heads=12, num_kv_groups=4) and MultiHeadAttentionWithSWA(..., sliding_window_size=128),
+// keeping what the app's views need.
+void variant_768(benchmark::State& state, attn::Variant v) {
+    const auto T = static_cast<int>(state.range(0));
+    attn::AttentionConfig cfg = multi_head(768, 12);
+    cfg.variant = v;
+    cfg.kv_groups = 4;
+    cfg.window = 128;
+    const attn::AttentionModule module = attn::build_attention(768, cfg);
+    attn::TorchGenerator gen(1);
+    const attn::Matrix x = attn::torch_rand(gen, T, 768);
+    for (auto _ : state) benchmark::DoNotOptimize(attn::forward(module, x, nullptr, app_view()));
+}
+void BM_Gqa768(benchmark::State& state) { variant_768(state, attn::Variant::Gqa); }
+void BM_Swa768(benchmark::State& state) { variant_768(state, attn::Variant::Swa); }
+BENCHMARK(BM_Gqa768)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Swa768)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // What a seed slider change costs: torch.manual_seed(s); build
 // MultiHeadAttention(768, 768, 256, 0.1, num_heads=12) and run it in training mode.
 void BM_SeedChange768(benchmark::State& state) {

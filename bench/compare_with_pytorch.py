@@ -5,7 +5,8 @@ at the same number of threads, and prints the speed ratios and the machine's lim
 usage: bench/compare_with_pytorch.py [BUILD_DIR] [--threads N] [--quick] [--avx2]
 
 PyTorch side: the seed documents' MultiHeadAttention class, forward only (the module
-already built, as the engine's benchmark does); a seed change (build the module with
+already built, as the engine's benchmark does); the book's ch04 GroupedQueryAttention
+(4 groups) and MultiHeadAttentionWithSWA (window 128) at T = 256 and 1024; a seed change (build the module with
 dropout 0.1, then a training-mode forward, T = 256); and building nn.Embedding(50257, 768).
 PyTorch computes only the output; attnscope keeps what its views need (every head's
 weights and values, every stage of the head on screen), or only the output ("output only").
@@ -50,6 +51,9 @@ import torch.nn as nn  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from book_gpt import MultiHeadAttention  # noqa: E402  the 3.6.2 class, recording nothing
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden"))
+import modern_modules  # noqa: E402  the book's ch04 bonus classes (GQA, SWA)
+modern_modules.RECORD = False  # as the book wrote them: nothing recorded
 
 OPTIMISED_BLAS = re.compile(r"openblas|mkl|blis", re.IGNORECASE)
 
@@ -115,6 +119,14 @@ def pytorch_times():
             runs = 3 if T <= 1024 else 1
             out[f"BM_MultiHead768/{T}/real_time"] = median_seconds(lambda: mha(x), min_runs=runs)
             del mha
+        for T in (256, 1024):  # today's variants: GQA with 4 groups, SWA with a window of 128
+            x = torch.rand(1, T, 768)
+            torch.manual_seed(123)
+            gqa = modern_modules.GroupedQueryAttention(768, 768, 0.0, num_heads=12, num_kv_groups=4)
+            out[f"BM_Gqa768/{T}/real_time"] = median_seconds(lambda: gqa(x))
+            torch.manual_seed(123)
+            swa = modern_modules.MultiHeadAttentionWithSWA(768, 768, 0.0, num_heads=12, sliding_window_size=128)
+            out[f"BM_Swa768/{T}/real_time"] = median_seconds(lambda: swa(x))
         x = torch.rand(1, 256, 768)
         seed = [0]
 
@@ -138,16 +150,21 @@ def sgemm_seconds(m, k, n, count=1):
     return median_seconds(run, min_time=0.3)
 
 
-def limit_seconds(T, d=768, heads=12):
+def limit_seconds(T, d=768, heads=12, kv_groups=None, window=None):
     """The forward's products at OpenBLAS's rate for their shapes: the projections and
-    out_proj, then each head's scores and context over the lower half (causal mask)."""
+    out_proj, then each head's scores and context over the lower half (causal mask), or
+    with a window over the 128 + window - 1 keys a block of 128 rows sees at most."""
     hd = d // heads
-    projections = 4 * sgemm_seconds(T, d, d)
+    if kv_groups:  # queries and out_proj full width, keys and values the groups' width
+        projections = 2 * sgemm_seconds(T, d, d) + 2 * sgemm_seconds(T, d, kv_groups * hd)
+    else:
+        projections = 4 * sgemm_seconds(T, d, d)
     # Row blocks of 128 queries against the keys they see: on average half of them.
     block = min(T, 128)
     blocks = T // block
-    pairs = sgemm_seconds(block, hd, T // 2, count=min(blocks, 8)) / min(blocks, 8) * blocks  # scores
-    pairs += sgemm_seconds(block, T // 2, hd, count=min(blocks, 8)) / min(blocks, 8) * blocks  # context
+    seen = min(T, block + window - 1) if window else T // 2
+    pairs = sgemm_seconds(block, hd, seen, count=min(blocks, 8)) / min(blocks, 8) * blocks  # scores
+    pairs += sgemm_seconds(block, seen, hd, count=min(blocks, 8)) / min(blocks, 8) * blocks  # context
     return projections + heads * pairs
 
 
@@ -185,6 +202,11 @@ def main():
                      f"mha T={T} d=768 12 heads", limit))
         rows.append((f"BM_MultiHead768Output/{T}/real_time", f"BM_MultiHead768/{T}/real_time",
                      f"  the same, output only", limit))
+    for T in (256, 1024):
+        rows.append((f"BM_Gqa768/{T}/real_time", f"BM_Gqa768/{T}/real_time", f"gqa T={T} 12 heads 4 groups",
+                     limit_seconds(T, kv_groups=4)))
+        rows.append((f"BM_Swa768/{T}/real_time", f"BM_Swa768/{T}/real_time", f"swa T={T} 12 heads W=128",
+                     limit_seconds(T, window=128)))
     rows.append(("BM_SeedChange768/real_time", "BM_SeedChange768/real_time", "seed change: build + forward T=256", None))
     rows.append(("BM_EmbeddingTable/real_time", "BM_EmbeddingTable/real_time", "nn.Embedding(50257, 768)", None))
     for ours_name, theirs_name, label, limit in rows:

@@ -17,6 +17,18 @@ expect_error "dropout -0.1" "dropout.*\[0, 1\]" --variant causal --dropout -0.1
 for bad in " 0.5" "0x1p-2" "inf" "nan" "1e" "+0.5" "" ".5" "1." "1.e5" "-.5" "0.5 "; do
     expect_error "dropout '$bad'" "--dropout needs a number such as 0.5, got '" --variant causal --dropout "$bad"
 done
+# Today's variants (issue 12): what their classes would assert, refused in one line.
+expect_error "gqa: heads not divisible by kv-groups" "heads \(4\) must be divisible by kv-groups \(3\)" \
+    --variant gqa --heads 4 --kv-groups 3 --d-out 8
+expect_error "gqa: more groups than heads" "heads \(2\) must be divisible by kv-groups \(4\)" --variant gqa --heads 2 --kv-groups 4 --d-out 4
+expect_error "RoPE with an odd head dimension" "head dimension \(d_out / heads = 3\) must be even" \
+    --variant gqa --rope --heads 2 --d-out 6
+expect_error "swa window 0" "--window must be between 1 and" --variant swa --window 0
+expect_error "mla latent-dim 0" "--latent-dim must be between 1 and" --variant mla --latent-dim 0
+expect_error "kv-groups on mha" "mha has no key/value groups \(--kv-groups applies to gqa\)" --variant mha --kv-groups 2
+expect_error "rope on swa" "swa has no rotary positions" --variant swa --rope
+expect_error "rope-base without rope" "--rope-base needs --rope" --variant gqa --rope-base 500000
+expect_error "window on mla" "mla has no sliding window" --variant mla --window 4
 expect_error "a line break in a refused value stays one line" "unknown variant 'a\\\\nb'" --variant $'a\nb'
 expect_error "memory budget 2X" "--memory-budget needs a size" --memory-budget 2X
 

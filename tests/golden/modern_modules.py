@@ -33,6 +33,15 @@ import torch.nn as nn
 
 from book_modules import record_dropout
 
+# False: the classes run as the book wrote them, recording nothing (bench/compare_with_pytorch.py
+# times them so); the golden data needs True.
+RECORD = True
+
+
+def dropout_maybe_recorded(dropout, attn_weights):
+    """self.dropout(attn_weights), with its factor when RECORD (else None)."""
+    return record_dropout(dropout, attn_weights) if RECORD else (dropout(attn_weights), None)
+
 
 # ----------------------------------------------------------------------------------
 # pkg/llms_from_scratch/llama3.py: RoPE
@@ -223,7 +232,7 @@ class GroupedQueryAttention(nn.Module):
         attn_weights = torch.softmax(softmax_input, dim=-1)
         assert keys.shape[-1] == self.head_dim
         weights = attn_weights
-        attn_weights, factor = record_dropout(self.dropout, attn_weights)
+        attn_weights, factor = dropout_maybe_recorded(self.dropout, attn_weights)
 
         # Shape: (b, num_tokens, num_heads, head_dim)
         heads_context = attn_weights @ values
@@ -234,6 +243,8 @@ class GroupedQueryAttention(nn.Module):
         concat = context_vec
         context_vec = self.out_proj(context_vec)  # optional projection
 
+        if not RECORD:
+            return context_vec
         self.rec = {"W_out": self.out_proj.weight.T, "concat": concat[0]}
         if self.rope_base is not None:
             self.rec["rope_angles"] = rope_rec["angles"][:num_tokens]
@@ -344,7 +355,7 @@ class MultiHeadAttentionWithSWA(nn.Module):
 
         # Compute scaled dot-product attention (aka self-attention) with a causal mask
         attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
-        scores = attn_scores.clone()  # recorded before the in-place mask
+        scores = attn_scores.clone() if RECORD else None  # recorded before the in-place mask
 
         ####################################################
         # causal + sliding-window mask
@@ -375,7 +386,7 @@ class MultiHeadAttentionWithSWA(nn.Module):
         softmax_input = attn_scores / keys.shape[-1]**0.5
         attn_weights = torch.softmax(softmax_input, dim=-1)
         weights = attn_weights
-        attn_weights, factor = record_dropout(self.dropout, attn_weights)
+        attn_weights, factor = dropout_maybe_recorded(self.dropout, attn_weights)
 
         # Shape: (b, num_tokens, num_heads, head_dim)
         heads_context = attn_weights @ values
@@ -386,6 +397,8 @@ class MultiHeadAttentionWithSWA(nn.Module):
         concat = context_vec
         context_vec = self.out_proj(context_vec)  # optional projection
 
+        if not RECORD:
+            return context_vec
         self.rec = {"W_out": self.out_proj.weight.T, "b_out": self.out_proj.bias, "concat": concat[0]}
         self.head_recs = []
         for h in range(self.num_heads):
@@ -480,7 +493,7 @@ class MultiHeadLatentAttention(nn.Module):
 
         # 5) Scaled dot-product attention with causal mask
         attn_scores = torch.matmul(queries, keys.transpose(-2, -1))
-        scores = attn_scores.clone()  # recorded before the in-place mask
+        scores = attn_scores.clone() if RECORD else None  # recorded before the in-place mask
 
         num_tokens_Q = queries.shape[-2]
         num_tokens_K = keys.shape[-2]
@@ -505,7 +518,7 @@ class MultiHeadLatentAttention(nn.Module):
         softmax_input = attn_scores / keys.shape[-1]**0.5
         attn_weights = torch.softmax(softmax_input, dim=-1)
         weights = attn_weights
-        attn_weights, factor = record_dropout(self.dropout, attn_weights)
+        attn_weights, factor = dropout_maybe_recorded(self.dropout, attn_weights)
 
         # Shape: (b, num_tokens, num_heads, head_dim)
         heads_context = attn_weights @ values
@@ -516,6 +529,8 @@ class MultiHeadLatentAttention(nn.Module):
         concat = context_vec
         context_vec = self.out_proj(context_vec)  # optional projection
 
+        if not RECORD:
+            return context_vec
         self.rec = _with_biases({"W_out": self.out_proj.weight.T, "b_out": self.out_proj.bias,
                                  "concat": concat[0], "W_DKV": self.W_DKV.weight.T, "b_DKV": self.W_DKV.bias,
                                  "latents": latent_new[0]})
