@@ -20,7 +20,8 @@ size_t index_of(const std::vector<PipelineCard>& cards, const std::string& stage
 }
 
 // ◀ 5 / 14 ▶ and the stage's title; a button pressed names the stage for the next frame.
-void draw_stage_bar(const std::vector<PipelineCard>& cards, size_t i, int head, std::string& stage, const DrawContext& ctx) {
+void draw_stage_bar(const attn::Trace& trace, const std::vector<PipelineCard>& cards, size_t i, int head, std::string& stage,
+                    const DrawContext& ctx) {
     ImGui::BeginDisabled(i == 0);
     if (ImGui::ArrowButton("##previous_stage", ImGuiDir_Left)) stage = cards[i - 1].stage->name;
     ImGui::EndDisabled();
@@ -32,7 +33,7 @@ void draw_stage_bar(const std::vector<PipelineCard>& cards, size_t i, int head, 
     const attn::Stage& s = *cards[i].stage;
     const std::string where = cards[i].head ? " · head " + std::to_string(head + 1) : "";
     ImGui::PushFont(ctx.fonts.heading);
-    text_wrapped("%zu / %zu  %s%s  (%d × %d)", i + 1, cards.size(), stage_title(s.name).c_str(), where.c_str(),
+    text_wrapped("%zu / %zu  %s%s  (%d × %d)", i + 1, cards.size(), stage_title(s.name, trace).c_str(), where.c_str(),
                  static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
     ImGui::PopFont();
 }
@@ -52,7 +53,7 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
 
     std::optional<int> clicked;
     if (run.trace.heads.size() > 1) clicked = draw_head_strip(run, head, ctx, shown, /*thumbnails=*/true);
-    draw_stage_bar(cards, i, head, stage, ctx);
+    draw_stage_bar(run.trace, cards, i, head, stage, ctx);
 
     const PipelineCard& card = cards[i];
     const attn::Stage& s = *card.stage;

@@ -240,7 +240,7 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
         // With positions on, X is the sum of the two cards before it.
         const bool sum = s.name == "inputs" && i > 0 && cards[i - 1].stage->name == "pos_embeddings";
         const std::string heading =
-            std::to_string(i + 1) + "  " + (sum ? "X = token + position  inputs" : stage_title(s.name));
+            std::to_string(i + 1) + "  " + (sum ? "X = token + position  inputs" : stage_title(s.name, run.trace));
         const float w = card_width(req, heading, ctx);
         if (i > 0 && x + arrow_w + w <= avail) {
             ImGui::SameLine(0.0f, 0.0f);

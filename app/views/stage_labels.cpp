@@ -16,6 +16,11 @@ std::string stage_title(const std::string& name) {
     return info ? info->label : name;
 }
 
+std::string stage_title(const std::string& name, const attn::Trace& trace) {
+    if (name == "mask" && trace.window > 0) return "sliding-window mask (W = " + std::to_string(trace.window) + ")";
+    return stage_title(name);
+}
+
 std::string stage_explanation(const std::string& name) {
     const attn::StageInfo* info = attn::find_stage_info(name);
     return info ? info->meaning : "";

@@ -11,6 +11,8 @@
 namespace app {
 
 std::string stage_title(const std::string& name);        // "scores = Q·Kᵀ"
+// The same as this run draws it: a sliding window's mask is not the causal one.
+std::string stage_title(const std::string& name, const attn::Trace& trace);
 std::string stage_explanation(const std::string& name);  // one sentence; empty if unknown
 
 // Labels of one axis: tokens for token axes, 1-based indices for features.
