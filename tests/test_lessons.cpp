@@ -2,6 +2,7 @@
 // right steps; a teacher's mistake is a LessonError naming the file and the step.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -69,7 +70,7 @@ TEST_CASE("every shipped lesson loads: one per book section plus cross-attention
         CHECK(l.steps.size() <= 6);
     }
     CHECK(ids == std::vector<std::string>{"3.3.1", "3.3.2", "3.4.1", "3.4.2", "3.5.1", "3.5.2", "3.5.3", "3.6.1",
-                                          "3.6.2", "cross"});
+                                          "3.6.2", "4.1", "4.2", "4.3", "4.4", "cross"});
 }
 
 TEST_CASE("every step computes and renders without leftover braces or gaps", "[lessons]") {
@@ -108,6 +109,15 @@ TEST_CASE("the book's numbers appear in the steps that explain them", "[lessons]
         {{"3.6.1", 3}, {"[-0.4519, 0.2216, 0.4772, 0.1063]"}},
         {{"3.6.2", 3}, {"[0.3190, 0.4858]"}},
         {{"cross", 3}, {"[0.4231, 0.8665, 0.6503, 1.0042]"}},
+        // Today's variants: the KV cache of ch04/04_gqa, 05_mla and 06_swa's memory
+        // estimators for one layer of float32: 2 x groups x head_dim x 4 bytes per token
+        // (gqa), MHA the same with a group per head, the latent x 4 (mla), the last W
+        // tokens only (swa).
+        {{"4.1", 5}, {"= 32 bytes per layer", "MHA would need 64;", "the 6 tokens of this sentence fill 192 bytes",
+                      "head 4 reads group 2"}},
+        {{"4.3", 2}, {"“step” sees 3 keys", "“journey” in row 2 sees just 2"}},
+        {{"4.3", 5}, {"holds only the last 3", "32 bytes per layer, just like MHA's 32", "stays at 96 bytes"}},
+        {{"4.4", 5}, {"= 8 bytes per layer", "64 bytes", "take 48 bytes"}},
     };
     for (const auto& [where, numbers] : expected) {
         const std::string text = rendered(where.first, where.second);
@@ -276,4 +286,161 @@ TEST_CASE("load_lessons reports a bad file and keeps the others", "[lessons]") {
     CHECK(library.errors[0].find("b.json: not valid JSON") != std::string::npos);
     CHECK_THROWS_WITH(attn::load_lesson((dir / "missing.json").string()), Catch::Contains("missing.json: cannot read"));
     std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// What the compare view draws for a step: `stage` of `head` in `run`, as
+// app/views/compare_view.cpp finds it (a head's, the model's or the output).
+bool shows(const attn::Run& run, int head, const std::string& stage) {
+    if (head < 0 || head >= static_cast<int>(run.trace.heads.size())) return false;
+    return run.trace.heads[static_cast<size_t>(head)].find(stage) || run.trace.model.find(stage) ||
+           (stage == "output" && !run.trace.output.empty());
+}
+
+// One step over `flags` showing `stage`, and its run.
+struct Probe {
+    attn::LessonStep step;
+    attn::Run run;
+    Probe(std::vector<std::string> flags, int head = 0) {
+        step.stage = "weights";
+        step.head = head;
+        step.flags = std::move(flags);
+        run = attn::compute_view(attn::step_settings(step));
+    }
+    std::string operator()(const std::string& text) {
+        step.text = text;
+        attn::validate_step(step, run);
+        return attn::render_step_text(step, run);
+    }
+    std::string error(const std::string& text) {
+        step.text = text;
+        try {
+            attn::validate_step(step, run);
+        } catch (const attn::LessonError& e) {
+            CHECK(attn::render_step_text(step, run) == "—");  // lenient rendering: a dash
+            return e.what();
+        }
+        return "(no error)";
+    }
+};
+
+const std::vector<std::string> kSentence = {"--text", "Your journey starts with one step", "--embedding", "book"};
+
+std::vector<std::string> with(std::vector<std::string> flags) {
+    flags.insert(flags.begin(), kSentence.begin(), kSentence.end());
+    return flags;
+}
+
+float cell(const attn::Run& run, const char* stage, int r, int c, int head = 0) {
+    return run.trace.heads.at(static_cast<size_t>(head)).at(stage)(r, c);
+}
+
+}  // namespace
+
+TEST_CASE("a step comparing two runs shows a stage both of them have", "[lessons]") {
+    // Otherwise the compare view falls back to "weights" and the text explains another stage.
+    for (const attn::Lesson& l : shipped().lessons)
+        for (const attn::LessonStep& step : l.steps) {
+            if (!step.compare || *step.compare == attn::ComparisonKind::Masking) continue;
+            for (const auto& [label, settings] : attn::comparison_settings(attn::step_settings(step), *step.compare)) {
+                INFO(step.where << ": " << label);
+                CHECK(shows(attn::compute_view(settings), step.head, step.stage));
+            }
+        }
+}
+
+TEST_CASE("placeholders of today's variants: the KV cache, key/value groups, the window", "[lessons]") {
+    SECTION("gqa: bytes per token from the groups, every head's group counted from 1") {
+        Probe gqa(with({"--variant", "gqa", "--heads", "4", "--kv-groups", "2", "--d-out", "8"}), 3);
+        const attn::KvCacheSize& cache = gqa.run.trace.kv_cache.value();
+        CHECK(gqa("{kv_cache_bytes}") == std::to_string(cache.bytes_per_token));
+        CHECK(gqa("{kv_cache_bytes} {mha_cache_bytes} {kv_cache_tokens} {kv_cache_total}") == "32 64 6 192");
+        CHECK(gqa("{kv_group} {kv_groups}") == "2 2");  // head 4: trace group 1
+        CHECK(gqa("{head0.kv_group} {head1.kv_group} {head2.kv_group}") == "1 1 2");
+        CHECK(gqa("{head1.d_k} {head1.sqrt_d_k}") == "2 1.4142");
+
+        Probe mqa(with({"--variant", "gqa", "--heads", "4", "--kv-groups", "1", "--d-out", "8"}), 3);
+        CHECK(mqa("{kv_group} of {kv_groups}: {kv_cache_bytes} of {mha_cache_bytes}") == "1 of 1: 16 of 64");
+        Probe per_head(with({"--variant", "gqa", "--heads", "4", "--kv-groups", "4", "--d-out", "8"}), 3);
+        CHECK(per_head("{kv_group} of {kv_groups}: {kv_cache_bytes} of {mha_cache_bytes}") == "4 of 4: 64 of 64");
+    }
+    SECTION("swa: the cache holds the last W tokens, or all of a shorter text") {
+        Probe swa(with({"--variant", "swa", "--window", "3", "--heads", "2", "--d-out", "4"}));
+        CHECK(swa("{window}: {kv_cache_tokens} of {num_tokens}, {kv_cache_bytes} × {kv_cache_tokens} = {kv_cache_total}") ==
+              "3: 3 of 6, 32 × 3 = 96");
+        CHECK(swa("{zeros:mask[5]}") == "3");
+        Probe wide(with({"--variant", "swa", "--window", "10", "--heads", "2", "--d-out", "4"}));
+        CHECK(wide("{window}: {kv_cache_tokens} tokens, {kv_cache_total} bytes") == "10: 6 tokens, 192 bytes");
+    }
+    SECTION("mla: the latent alone, which can cost more than MHA when wide") {
+        Probe mla(with({"--variant", "mla", "--heads", "2", "--d-out", "8", "--latent-dim", "2"}));
+        CHECK(mla("{kv_cache_bytes} {mha_cache_bytes} {kv_cache_total}") == "8 64 48");
+        Probe wide(with({"--variant", "mla", "--heads", "2", "--d-out", "8", "--latent-dim", "20"}));
+        CHECK(wide("{kv_cache_bytes} {mha_cache_bytes}") == "80 64");
+    }
+    SECTION("a view without them: a LessonError on load, a dash on screen") {
+        Probe mha(with({"--variant", "mha", "--heads", "2", "--d-out", "4"}));
+        CHECK_THAT(mha.error("{kv_cache_bytes}"), Catch::Contains("the mha view has no KV cache size"));
+        CHECK_THAT(mha.error("{mha_cache_bytes}"), Catch::Contains("no KV cache size"));
+        CHECK_THAT(mha.error("{kv_group}"), Catch::Contains("the mha view has no key/value groups"));
+        CHECK_THAT(mha.error("{window}"), Catch::Contains("the mha view has no sliding window"));
+        Probe swa(with({"--variant", "swa", "--window", "3", "--heads", "2", "--d-out", "4"}));
+        CHECK_THAT(swa.error("{kv_groups}"), Catch::Contains("the swa view has no key/value groups"));
+        Probe gqa(with({"--variant", "gqa", "--heads", "4", "--kv-groups", "2", "--d-out", "8"}));
+        CHECK_THAT(gqa.error("{window}"), Catch::Contains("the gqa view has no sliding window"));
+        CHECK_THAT(gqa.error("{head4.kv_group}"), Catch::Contains("head 5 does not exist: the view has 4 head(s)"));
+        CHECK_THAT(gqa.error("{head*.kv_group}"), Catch::Contains("head* is not a head"));
+        CHECK_THAT(gqa.error("{head1.num_tokens}"), Catch::Contains("unknown placeholder"));  // not a head's value
+    }
+}
+
+TEST_CASE("today's lessons claim what their runs show", "[lessons]") {
+    SECTION("4.1: heads of one group share keys, not queries") {
+        const attn::LessonStep& step = lesson("4.1").steps.at(0);
+        const attn::Run run = attn::compute_view(attn::step_settings(step));
+        REQUIRE(run.trace.head_groups == std::vector<int>{0, 0, 1, 1});
+        const auto& h = run.trace.heads;
+        CHECK((h[0].at("keys") == h[1].at("keys")));
+        CHECK((h[0].at("values") == h[1].at("values")));
+        CHECK((h[1].at("keys") != h[2].at("keys")));
+        CHECK((h[0].at("queries") != h[1].at("queries")));
+    }
+    SECTION("4.2: with RoPE a score depends on the distance, without it on the words alone") {
+        const attn::LessonStep& step = lesson("4.2").steps.at(3);
+        REQUIRE(step.compare == attn::ComparisonKind::Rope);
+        const auto sides = attn::comparison_settings(attn::step_settings(step), *step.compare);
+        const attn::Run off = attn::compute_view(sides.at(0).second), on = attn::compute_view(sides.at(1).second);
+        // "the cat sat the cat sat": “cat” (1, 4) with “the” (0, 3), one and four words back.
+        CHECK(cell(off, "scores", 1, 0) == Approx(cell(off, "scores", 4, 3)).margin(1e-6));
+        CHECK(cell(off, "scores", 4, 0) == Approx(cell(off, "scores", 1, 0)).margin(1e-6));
+        CHECK(cell(on, "scores", 1, 0) == Approx(cell(on, "scores", 4, 3)).margin(1e-6));
+        CHECK(std::abs(cell(on, "scores", 4, 0) - cell(on, "scores", 1, 0)) > 0.01f);
+        CHECK((on.trace.heads[0].at("queries").row(1) == on.trace.heads[0].at("queries").row(4)));
+        CHECK((on.trace.heads[0].at("queries_rotated").row(0) == on.trace.heads[0].at("queries").row(0)));
+        // The shown cells round alike, so the text's two numbers are one.
+        const std::string text = rendered("4.2", 4);
+        INFO(text);
+        CHECK(text.find(attn::format_number(cell(on, "scores", 1, 0)) + " with") != std::string::npos);
+        CHECK(text.find("(" + attn::format_number(cell(on, "scores", 1, 0)) + ")") != std::string::npos);
+    }
+    SECTION("4.3: the window hides the oldest keys and changes only the rows it cuts") {
+        const attn::LessonStep& step = lesson("4.3").steps.at(2);
+        const auto sides = attn::comparison_settings(attn::step_settings(step), *step.compare);
+        const attn::Run causal = attn::compute_view(sides.at(0).second), window = attn::compute_view(sides.at(1).second);
+        REQUIRE(window.trace.window == 3);
+        const attn::Matrix& a = causal.trace.heads[0].at("weights");
+        const attn::Matrix& b = window.trace.heads[0].at("weights");
+        CHECK((a.topRows(3) == b.topRows(3)));
+        for (int r = 3; r < 6; ++r) CHECK((a.row(r) - b.row(r)).cwiseAbs().maxCoeff() > 0.01f);
+        CHECK(b.row(5).head(3).isZero());
+    }
+    SECTION("4.4: the keys are the latents up-projected, the queries MHA's") {
+        const attn::LessonStep& step = lesson("4.4").steps.at(2);
+        const auto sides = attn::comparison_settings(attn::step_settings(step), *step.compare);
+        const attn::Run mha = attn::compute_view(sides.at(0).second), mla = attn::compute_view(sides.at(1).second);
+        CHECK((mha.trace.heads[0].at("queries") == mla.trace.heads[0].at("queries")));
+        const attn::Matrix rebuilt = mla.trace.model.at("latents") * mla.trace.heads[0].at("W_UK");
+        CHECK((rebuilt - mla.trace.heads[0].at("keys")).cwiseAbs().maxCoeff() < 1e-6f);
+    }
 }

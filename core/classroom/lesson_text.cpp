@@ -31,7 +31,12 @@ struct Placeholder {
 };
 
 const std::vector<std::string> kReducers = {"sum", "max", "min", "maxabs", "zeros", "size"};
-const std::vector<std::string> kScalars = {"d_k", "sqrt_d_k", "num_tokens", "num_heads", "batch"};
+const std::vector<std::string> kScalars = {
+    "d_k", "sqrt_d_k", "num_tokens", "num_heads", "batch",
+    // today's variants (trace.h): KvCacheSize, the gqa groups, the swa window
+    "kv_cache_bytes", "mha_cache_bytes", "kv_cache_tokens", "kv_cache_total", "kv_group", "kv_groups", "window"};
+// Scalars of one head, which a headN. prefix may name: {head2.kv_group}.
+const std::vector<std::string> kHeadScalars = {"d_k", "sqrt_d_k", "kv_group"};
 
 bool contains(const std::vector<std::string>& list, const std::string& s) {
     return std::find(list.begin(), list.end(), s) != list.end();
@@ -84,6 +89,13 @@ Placeholder parse_placeholder(const std::string& body) {
     if (p.fn.empty()) {
         if (contains(kScalars, rest)) {
             p.scalar = rest;
+            return p;
+        }
+        if (const size_t dot = rest.find('.'); rest.rfind("head", 0) == 0 && dot != std::string::npos &&
+                                               contains(kHeadScalars, rest.substr(dot + 1))) {
+            p.scalar = rest.substr(dot + 1);
+            p.a.head = parse_index(rest.substr(4, dot - 4), body);
+            if (p.a.head == kAll) fail("{" + body + "}: head* is not a head");
             return p;
         }
         for (const std::string name : {"token", "token2"})
@@ -197,8 +209,31 @@ std::string scalar(const Placeholder& p, Resolver& res) {
     if (p.scalar == "num_tokens") return std::to_string(run.tokens.tokens.size());
     if (p.scalar == "num_heads") return std::to_string(run.trace.heads.size());
     if (p.scalar == "batch") return std::to_string(run.trace.output.size());
+    const std::string& variant = run.trace.variant;
+    if (p.scalar.rfind("kv_cache", 0) == 0 || p.scalar == "mha_cache_bytes") {
+        if (!run.trace.kv_cache) fail("the " + variant + " view has no KV cache size (gqa, swa and mla have one)");
+        const KvCacheSize& c = *run.trace.kv_cache;
+        const long n = p.scalar == "kv_cache_bytes"    ? c.bytes_per_token
+                       : p.scalar == "mha_cache_bytes" ? c.mha_bytes_per_token
+                       : p.scalar == "kv_cache_tokens" ? c.tokens
+                                                       : c.bytes_per_token * c.tokens;
+        return std::to_string(n);
+    }
+    if (p.scalar == "window") {
+        if (run.trace.window <= 0) fail("the " + variant + " view has no sliding window (swa has)");
+        return std::to_string(run.trace.window);
+    }
+    const int head = res.head(p.a);  // the step's head unless {headN.…} named one
+    const std::vector<int>& groups = run.trace.head_groups;
+    if (p.scalar == "kv_group" || p.scalar == "kv_groups") {
+        if (groups.size() != run.trace.heads.size()) fail("the " + variant + " view has no key/value groups (gqa has)");
+        // Counted from 1, as the head strip labels a group ("kv 1"); the trace counts from 0.
+        const int group = p.scalar == "kv_group" ? groups[static_cast<size_t>(head)]
+                                                 : *std::max_element(groups.begin(), groups.end());
+        return std::to_string(group + 1);
+    }
     // d_k: the width of the keys a query is compared with (the inputs' for simplified).
-    const HeadTrace& h = run.trace.heads.at(static_cast<size_t>(res.head(Ref{})));  // the step's head
+    const HeadTrace& h = run.trace.heads.at(static_cast<size_t>(head));
     const Eigen::Index d_k = h.find("keys") ? h.at("keys").cols() : run.trace.model.at("inputs").cols();
     if (p.scalar == "d_k") return std::to_string(d_k);
     return format_number(static_cast<float>(std::sqrt(static_cast<double>(d_k))));
