@@ -3,7 +3,6 @@
 #include "attention/forward_parts.h"
 #include "attention/head_forward.h"
 #include "attention/split_heads.h"
-#include "numerics/block_means.h"
 #include "numerics/gemm.h"
 #include "settings/settings.h"
 
@@ -191,11 +190,7 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
     const Eigen::Index T = x.rows(), S = kv_input->rows();
     const Draws draws = draw_dropout(cfg, t, H, T, S);
 
-    t.heads.resize(static_cast<size_t>(H));
-    if (keep.preview_side > 0) {
-        t.weights_previews.resize(static_cast<size_t>(H));
-        t.preview_factor = block_factor(T, S, keep.preview_side);
-    }
+    prepare_heads(t, H, T, S, keep);
     std::vector<std::vector<Matrix>> contexts(static_cast<size_t>(H));
     HeadErrors errors;
 #pragma omp parallel for schedule(dynamic) if (H > 1 && worth_threads(T, S, cfg.d_out))

@@ -1,8 +1,17 @@
 #include "attention/forward_parts.h"
 
+#include "numerics/block_means.h"
 #include "numerics/gemm.h"
 
 namespace attn {
+
+void prepare_heads(Trace& t, int H, Eigen::Index T, Eigen::Index S, const KeptStages& keep) {
+    t.heads.resize(static_cast<size_t>(H));
+    if (keep.preview_side > 0) {
+        t.weights_previews.resize(static_cast<size_t>(H));
+        t.preview_factor = block_factor(T, S, keep.preview_side);
+    }
+}
 
 Draws draw_dropout(const AttentionConfig& cfg, const Trace& t, int H, Eigen::Index T, Eigen::Index S) {
     Draws draws(static_cast<size_t>(cfg.batch), std::vector<std::optional<DropoutDraws>>(static_cast<size_t>(H)));

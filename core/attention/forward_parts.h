@@ -35,6 +35,10 @@ private:
     std::exception_ptr first_;
 };
 
+// Room in `t` for H heads over T queries and S keys: their stage lists, and the block
+// means of their weights when `keep` asks for previews.
+void prepare_heads(Trace& t, int H, Eigen::Index T, Eigen::Index S, const KeptStages& keep);
+
 // nn.Dropout's draws for every batch element and head, in torch's order: the
 // weight-split modules drop their (b, heads, T, S) tensor at once; every other module is
 // one forward per head. Empty where nothing is drawn: no dropout, evaluation mode, p = 0.

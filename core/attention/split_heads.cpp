@@ -5,7 +5,6 @@
 #include "attention/forward_parts.h"
 #include "attention/head_forward.h"
 #include "attention/rope.h"
-#include "numerics/block_means.h"
 
 namespace attn {
 
@@ -83,11 +82,7 @@ void forward_split(const AttentionModule& m, const Matrix& x, const KeptStages& 
         for (int h = 0; h < H; ++h) t.head_groups.push_back(h / group_size);
 
     const Draws draws = draw_dropout(cfg, t, H, T, T);
-    t.heads.resize(static_cast<size_t>(H));
-    if (keep.preview_side > 0) {
-        t.weights_previews.resize(static_cast<size_t>(H));
-        t.preview_factor = block_factor(T, T, keep.preview_side);
-    }
+    prepare_heads(t, H, T, T, keep);
     std::vector<std::vector<Matrix>> contexts(static_cast<size_t>(H));
     HeadErrors errors;
 #pragma omp parallel for schedule(dynamic) if (H > 1 && worth_threads(T, T, hd))

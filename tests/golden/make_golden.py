@@ -395,23 +395,29 @@ def configs():
     yield C("004 sentence embedding random d_in 3", "simplified", text=L)
 
 
-def main():
+def write_golden(configs_iter, out, describe=lambda e: ""):
+    """Runs every configuration, prints a line for each and writes them to `out` (one
+    JSON document: {"torch_version", "configs"}). make_modern_golden.py shares it."""
     entries = []
-    for entry in configs():
+    for entry in configs_iter:
         entries.append(entry)
         e = entry["expected"]
         shape = f"T={len(e['tokens'])} d_in={len(e['inputs'][0])} heads={len(e['heads'])} B={len(e['output'])}"
-        print(f"{len(entries):3d}  {entry['name']:<60s} {shape}")
+        print(f"{len(entries):3d}  {entry['name']:<60s} {shape}{describe(e)}")
     names = [e["name"] for e in entries]
     assert len(set(names)) == len(names), "config names must be unique"
     text = json.dumps({"torch_version": torch.__version__, "configs": entries}, allow_nan=False,
                       ensure_ascii=False, separators=(",", ":"))
-    with open(OUT, "w", encoding="utf-8") as f:
+    with open(out, "w", encoding="utf-8") as f:
         f.write(text)
         f.write("\n")
     variants = sorted({e["expected"]["variant"] for e in entries})
     print(f"{len(entries)} configurations, variants {variants}, torch {torch.__version__}, "
-          f"{len(text.encode()) / 1e6:.2f} MB -> {os.path.relpath(OUT)}")
+          f"{len(text.encode()) / 1e6:.2f} MB -> {os.path.relpath(out)}")
+
+
+def main():
+    write_golden(configs(), OUT)
 
 
 if __name__ == "__main__":

@@ -22,14 +22,13 @@ then the cache tensors the class keeps (gqa: cache_k, cache_v; swa: cache_k, cac
 at most the window; mla: cache_c_kv) give bytes_per_token = 4 * numel / tokens.
 """
 import copy
-import json
 import os
 import sys
 
 import torch
 
 from make_golden import (BOOK_TEXT, BOOK_GPT2_TEXT, BOOK_GPT2_IDS, CLI_DEFAULTS, cli_args, embed_inputs,
-                         plain, text_of)
+                         plain, text_of, write_golden)
 from modern_modules import GroupedQueryAttention, MultiHeadAttentionWithSWA, MultiHeadLatentAttention
 
 torch.set_num_threads(1)
@@ -207,24 +206,7 @@ def configs():
 
 
 def main():
-    entries = []
-    for entry in configs():
-        entries.append(entry)
-        e = entry["expected"]
-        kv = e["kv_cache"]
-        shape = (f"T={len(e['tokens'])} d_in={len(e['inputs'][0])} heads={len(e['heads'])} B={len(e['output'])} "
-                 f"kv={kv['bytes_per_token']}B/tok x{kv['tokens']}")
-        print(f"{len(entries):3d}  {entry['name']:<60s} {shape}")
-    names = [e["name"] for e in entries]
-    assert len(set(names)) == len(names), "config names must be unique"
-    text = json.dumps({"torch_version": torch.__version__, "configs": entries}, allow_nan=False,
-                      ensure_ascii=False, separators=(",", ":"))
-    with open(OUT, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.write("\n")
-    variants = sorted({e["expected"]["variant"] for e in entries})
-    print(f"{len(entries)} configurations, variants {variants}, torch {torch.__version__}, "
-          f"{len(text.encode()) / 1e6:.2f} MB -> {os.path.relpath(OUT)}")
+    write_golden(configs(), OUT, lambda e: f" kv={e['kv_cache']['bytes_per_token']}B/tok x{e['kv_cache']['tokens']}")
 
 
 if __name__ == "__main__":
