@@ -49,7 +49,10 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     if (cards.empty()) return std::nullopt;
     const size_t i = static_cast<size_t>(
         std::clamp<long>(static_cast<long>(index_of(cards, stage)) + walk, 0, static_cast<long>(cards.size()) - 1));
-    stage = cards[i].stage->name;
+    // A stage this run lacks (a lesson step's, while the step's own run is computing) is
+    // still the one asked for: the weights stand in until a run has it. A walk moves on.
+    const bool asked_for_is_here = cards[i].stage->name == stage;
+    if (walk != 0 || asked_for_is_here) stage = cards[i].stage->name;
 
     std::optional<int> clicked;
     if (run.trace.heads.size() > 1) clicked = draw_head_strip(run, head, ctx, shown, /*thumbnails=*/true);
