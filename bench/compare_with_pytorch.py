@@ -52,8 +52,10 @@ import torch.nn as nn  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from book_gpt import MultiHeadAttention  # noqa: E402  the 3.6.2 class, recording nothing
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden"))
-import modern_modules  # noqa: E402  the book's ch04 bonus classes (GQA, SWA)
-modern_modules.RECORD = False  # as the book wrote them: nothing recorded
+import modern_recording  # noqa: E402  the switch every copied ch04 class reads at call time
+from modern_gqa import GroupedQueryAttention  # noqa: E402  the book's ch04 bonus classes (GQA, SWA)
+from modern_swa import MultiHeadAttentionWithSWA  # noqa: E402
+modern_recording.RECORD = False  # as the book wrote them: nothing recorded
 
 OPTIMISED_BLAS = re.compile(r"openblas|mkl|blis", re.IGNORECASE)
 
@@ -122,10 +124,10 @@ def pytorch_times():
         for T in (256, 1024):  # today's variants: GQA with 4 groups, SWA with a window of 128
             x = torch.rand(1, T, 768)
             torch.manual_seed(123)
-            gqa = modern_modules.GroupedQueryAttention(768, 768, 0.0, num_heads=12, num_kv_groups=4)
+            gqa = GroupedQueryAttention(768, 768, 0.0, num_heads=12, num_kv_groups=4)
             out[f"BM_Gqa768/{T}/real_time"] = median_seconds(lambda: gqa(x))
             torch.manual_seed(123)
-            swa = modern_modules.MultiHeadAttentionWithSWA(768, 768, 0.0, num_heads=12, sliding_window_size=128)
+            swa = MultiHeadAttentionWithSWA(768, 768, 0.0, num_heads=12, sliding_window_size=128)
             out[f"BM_Swa768/{T}/real_time"] = median_seconds(lambda: swa(x))
         x = torch.rand(1, 256, 768)
         seed = [0]

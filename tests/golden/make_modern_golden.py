@@ -4,13 +4,14 @@ gqa, swa and mla, computed by PyTorch.
 
 Run with Debian's torch (python3-torch 1.13):  /usr/bin/python3 tests/golden/make_modern_golden.py
 
-The modules are copies of the book repository's classes, in modern_modules.py
-(GroupedQueryAttention with llama3.py's RoPE, MultiHeadAttentionWithSWA,
-MultiHeadLatentAttention).  The tokens, the embedding (book table or seeded nn.Embedding,
---pos, vocabulary sizes), the CLI flags and the JSON conventions are make_golden.py's own
-(embed_inputs, cli_args, CLI_DEFAULTS, plain, text_of), so the rules are the same as for
-"mha".  The format is golden.json's: {"torch_version", "configs": [{"name", "args",
-"expected"}]}.
+The modules are copies of the book repository's classes, one a file: modern_gqa.py
+(GroupedQueryAttention with llama3.py's RoPE), modern_swa.py (MultiHeadAttentionWithSWA),
+modern_mla.py (MultiHeadLatentAttention), recording through modern_recording.py.  The
+tokens, the embedding (book table or seeded nn.Embedding, --pos, vocabulary sizes), the
+CLI flags and the JSON conventions are make_golden.py's, from cli_conventions.py
+(embed_inputs, cli_args, CLI_DEFAULTS, plain, text_of, write_golden), so the rules are the
+same as for "mha".  The format is golden.json's: {"torch_version", "configs": [{"name",
+"args", "expected"}]}.
 
 New flags: --variant gqa|swa|mla, --kv-groups G (gqa, default 1), --rope (gqa) and
 --rope-base B (default 10000), --window W (swa, default 3), --latent-dim D (mla, default
@@ -27,9 +28,11 @@ import sys
 
 import torch
 
-from make_golden import (BOOK_TEXT, BOOK_GPT2_TEXT, BOOK_GPT2_IDS, CLI_DEFAULTS, cli_args, embed_inputs,
-                         plain, text_of, write_golden)
-from modern_modules import GroupedQueryAttention, MultiHeadAttentionWithSWA, MultiHeadLatentAttention
+from cli_conventions import (BOOK_TEXT, BOOK_GPT2_TEXT, BOOK_GPT2_IDS, CLI_DEFAULTS, cli_args, embed_inputs,
+                             plain, text_of, write_golden)
+from modern_gqa import GroupedQueryAttention
+from modern_swa import MultiHeadAttentionWithSWA
+from modern_mla import MultiHeadLatentAttention
 
 torch.set_num_threads(1)
 
