@@ -226,10 +226,11 @@ def load_exported(path):
 
 def type_scores(model, counts, val_x):
     """Head types on validation text, and (for duplicate and induction) on <|endoftext|> + 127
-    random tokens + the same 127 again, drawn from ids seen over 10 times in training (an
+    random tokens + the same 127 again (fewer in a shorter context), drawn from ids seen over 10 times in training (an
     unseen id's embedding is untrained noise). Also the best previous-token and induction heads."""
     g, common = torch.Generator().manual_seed(TRAIN["seed"]), torch.tensor(np.nonzero(counts > 11)[0])
-    halves = [common[torch.randint(len(common), (127,), generator=g)] for _ in range(8)]
+    half = min(127, (CFG["context_length"] - 1) // 2)  # both copies and <|endoftext|> in one context
+    halves = [common[torch.randint(len(common), (half,), generator=g)] for _ in range(8)]
     r = {"rep": head_scores(model, [torch.cat([torch.tensor([gpt2_bpe.END_OF_TEXT]), h, h]) for h in halves]),
          "text": head_scores(model, [val_x[i] for i in range(0, len(val_x), len(val_x) // 8)][:8])}
     r["best_prev"], r["best_ind"] = best_head(r["text"][0]), best_head(r["rep"][2])
