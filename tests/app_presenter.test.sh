@@ -20,12 +20,16 @@ if [ -z "$PRESENTER_SIZE" ]; then
     exit $status
 fi
 
-# "ID STEPS" per shipped lesson, and per step whether it outlines cells or rows.
+# "ID STEPS" per shipped lesson, and per step whether it outlines cells or rows;
+# PRESENTER_LESSONS="ID ...": those lessons only (the sanitizer build's walk).
 lessons=$(python3 -c '
 import glob, json, sys
+only = sys.argv[2].split()
 for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
     l = json.load(open(f))
-    print(l["id"], " ".join("1" if s.get("cells") or s.get("rows") else "0" for s in l["steps"]))' "$LESSONS")
+    if not only or l["id"] in only:
+        print(l["id"], " ".join("1" if s.get("cells") or s.get("rows") else "0" for s in l["steps"]))' \
+    "$LESSONS" "${PRESENTER_LESSONS:-}")
 
 inside="all(v[0] - 0.5 <= r[0] and r[2] <= v[2] + 0.5 and v[1] - 0.5 <= r[1] and r[3] <= v[3] + 0.5 \
 for v in [s['viewport']] for r in s['highlight'])"
@@ -52,7 +56,7 @@ and ($marked == 0 or len(s['highlight']) > 0)"; then
             fail "$where: not shown ($(json "$STATE" "[s['lesson'], s['focus'], len(s['highlight'])]"))"
             continue
         fi
-        frames_pass 2  # two more frames: a layout that still moved would show in the next state
+        sleep 0.3  # two more frames: a layout that still moved would show in the next state
         stage=$(json "$STATE" "s['focus']")
         if [ "$(json "$STATE" "bool($inside)")" = true ] &&
             [ "$(json "$STATE" "bool($(stage_inside "$stage"))")" = true ] &&
