@@ -1,7 +1,11 @@
 #include "attention/cache_sizes.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
+
+#include "attention/attention.h"
+#include "attention/split_heads.h"
 
 namespace attn {
 
@@ -26,18 +30,27 @@ std::vector<CacheSizeRow> kv_cache_table(const CacheModelSize& s, std::string& e
     else if (s.heads % s.kv_groups != 0)
         error = "heads (" + std::to_string(s.heads) + ") must be divisible by kv groups (" + std::to_string(s.kv_groups) + ")";
     if (!error.empty()) return {};
-    const double per_token_value = static_cast<double>(s.layers) * s.batch * s.bytes;  // one value, every layer
-    const double head_dim = static_cast<double>(s.d_model) / s.heads;
-    const double T = static_cast<double>(s.tokens);
-    const double mha = 2.0 * T * s.heads * head_dim * per_token_value;
-    const auto row = [&](std::string name, double bytes) { return CacheSizeRow{std::move(name), bytes, bytes / mha}; };
+    // Each variant's bytes per token of one layer, from the engine's own formula
+    // (kv_cache_size: float32), then every layer, the batch and the value width.
+    AttentionConfig cfg;
+    cfg.d_out = s.d_model;
+    cfg.heads = s.heads;
+    const auto bytes = [&](Variant v, int kv_groups, long window, int latent) {
+        cfg.variant = v;
+        cfg.kv_groups = kv_groups;
+        cfg.window = static_cast<int>(std::min<long>(window, INT_MAX));
+        cfg.latent_dim = latent;
+        const KvCacheSize c = kv_cache_size(cfg, s.tokens);
+        return static_cast<double>(c.bytes_per_token) * c.tokens / 4.0 * s.bytes * s.layers * s.batch;
+    };
+    const double mha = bytes(Variant::Mha, s.heads, 0, 0);
+    const auto row = [&](std::string name, double b) { return CacheSizeRow{std::move(name), b, b / mha}; };
     return {
         row("MHA (" + std::to_string(s.heads) + " heads)", mha),
-        row("GQA (" + std::to_string(s.kv_groups) + " key/value groups)", 2.0 * T * s.kv_groups * head_dim * per_token_value),
-        row("MQA (1 group)", 2.0 * T * head_dim * per_token_value),
-        row("SWA (window " + std::to_string(s.window) + ")",
-            2.0 * std::min<double>(T, static_cast<double>(s.window)) * s.heads * head_dim * per_token_value),
-        row("MLA (latent " + std::to_string(s.latent) + ")", T * s.latent * per_token_value),
+        row("GQA (" + std::to_string(s.kv_groups) + " key/value groups)", bytes(Variant::Gqa, s.kv_groups, 0, 0)),
+        row("MQA (1 group)", bytes(Variant::Gqa, 1, 0, 0)),
+        row("SWA (window " + std::to_string(s.window) + ")", bytes(Variant::Swa, s.heads, s.window, 0)),
+        row("MLA (latent " + std::to_string(s.latent) + ")", bytes(Variant::Mla, s.heads, 0, s.latent)),
     };
 }
 
