@@ -1,5 +1,6 @@
 """The book's GPTModel (rasbt/LLMs-from-scratch, chapter 4's gpt.py) on chapter 3's
-MultiHeadAttention (3.6.2): the project's one copy of chapter 4's classes.
+MultiHeadAttention (3.6.2): the project's one copy of chapter 4's classes, and of
+chapter 5's generate (top-k and temperature sampling).
 
 The attention class is a parameter: the shipped model trains on the plain one below, which
 records nothing unless asked (with `keep_weights` set, a module keeps its softmax weights
@@ -147,5 +148,29 @@ def generate_text_simple(model, idx, max_new_tokens, context_size):
             logits = model(idx_cond)
         logits = logits[:, -1, :]
         idx_next = torch.argmax(logits, dim=-1, keepdim=True)
+        idx = torch.cat((idx, idx_next), dim=1)
+    return idx
+
+
+def generate(model, idx, max_new_tokens, context_size, temperature=0.0, top_k=None, eos_id=None):
+    """Chapter 5's generate (5.3.3): top-k, then temperature scaling and torch.multinomial
+    on the softmax; temperature 0 takes the argmax as generate_text_simple does."""
+    for _ in range(max_new_tokens):
+        idx_cond = idx[:, -context_size:]
+        with torch.no_grad():
+            logits = model(idx_cond)
+        logits = logits[:, -1, :]
+        if top_k is not None:
+            top_logits, _ = torch.topk(logits, top_k)
+            min_val = top_logits[:, -1]
+            logits = torch.where(logits < min_val, torch.tensor(float("-inf")).to(logits.device), logits)
+        if temperature > 0.0:
+            logits = logits / temperature
+            probs = torch.softmax(logits, dim=-1)
+            idx_next = torch.multinomial(probs, num_samples=1)
+        else:
+            idx_next = torch.argmax(logits, dim=-1, keepdim=True)
+        if idx_next == eos_id:
+            break
         idx = torch.cat((idx, idx_next), dim=1)
     return idx

@@ -74,6 +74,15 @@ expect_error "--text2 with a non-cross variant" "second text.*cross" --variant s
 expect_error "text longer than --context-length" "more than context_length 3" --text "a b c d" --context-length 3 --pos
 expect_error "--heads with a one-head variant" "one head" --variant causal --heads 2
 expect_error "unknown --embedding" "unknown embedding 'glove'" --embedding glove
+# Chapter 5's sampling (with a model): what torch would refuse, and what has no model to sample.
+expect_error "temperature -0.5" "--temperature must be in \[0, 100\], got -0.5" --model sotu-small --temperature -0.5
+expect_error "temperature nan" "--temperature needs a number such as 0.5, got 'nan'" --model sotu-small --temperature nan
+expect_error "temperature 101" "--temperature must be in \[0, 100\]" --model sotu-small --temperature 101
+expect_error "top-k 0" "--top-k must be between 1 and" --model sotu-small --top-k 0
+expect_error "top-k over the vocabulary" "--top-k 50258: the model's vocabulary has 50257 tokens" \
+    --model sotu-small --text "Every effort moves you" --generate 5 --temperature 1 --top-k 50258
+expect_error "sampling without a model" "--temperature needs --model" --temperature 1.4
+expect_error "a sampling seed without a model" "--sample-seed needs --model" --sample-seed 5
 
 # A good run: valid JSON (masked scores give null, never -Infinity), no NaN/Infinity.
 check_json() {

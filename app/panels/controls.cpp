@@ -84,6 +84,7 @@ void draw_controls(LiveRun& live, float& ui_scale, const Fonts& fonts, WidgetRec
         const std::string key = row.key;
         if (key == "model") draw_model_list(c, rects);
         else if (c.model && !row.with_model) continue;  // a model has its own tokens, sizes and weights
+        else if (!c.model && std::string(row.needs) == "model") continue;  // generation's: a model's only
         else if (key == "seed" && c.model && *c.model != "gpt-ch4") continue;  // a checkpoint is not drawn from it
         else if (key == "tokenizer") draw_tokenizer_controls(c, live.corpus, rects);  // and the corpus field
         else if (key == "variant") draw_variant_list(row, c, rects);

@@ -59,7 +59,8 @@ bool slider(const attn::SettingRow& row, attn::Settings& c, WidgetRects& rects) 
 
 bool real_slider(const attn::SettingRow& row, attn::Settings& c, WidgetRects& rects) {
     double value = std::get<double>(row.get(c));
-    const double lo = static_cast<double>(row.lo), hi = static_cast<double>(row.hi);
+    // The slider's range; ctrl+click types any value of the row's (a temperature up to 100).
+    const double lo = static_cast<double>(row.app.ui_lo), hi = static_cast<double>(row.app.ui_hi);
     caption(row.app.label);
     ImGui::SetNextItemWidth(-1.0f);
     const bool changed =

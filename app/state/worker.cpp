@@ -105,21 +105,19 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
 }
 
 std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Settings& s) {
+    // Other sampling settings choose other tokens, from the first generated one on.
+    if (s.sampling != last_model_run_->sampler.how()) return nullptr;
     std::optional<attn::ModelRun> more;
     if (s.text == last_text_ && s.generate > last_generate_) {
-        // More generated tokens: each the greedy choice after the last, one cached step.
-        more = attn::extend_model_run(*last_model_run_, attn::with_token(last_model_run_->tokens,
-                                                                          last_model_run_->next_tokens.front().id));
-        for (int n = last_generate_ + 1; more && n < s.generate; ++n)
-            more = attn::extend_model_run(*more, attn::with_token(more->tokens, more->next_tokens.front().id));
+        // More generated tokens, one cached step each, the sampler's random stream carried
+        // from run to run: the tokens a run generating them all at once has.
+        more = attn::extend_generated(*last_model_run_);
+        for (int n = last_generate_ + 1; more && n < s.generate; ++n) more = attn::extend_generated(*more);
     } else if (s.generate == 0 && last_generate_ == 0) {
         // Typed words that only add tokens to the last text's.
         more = attn::extend_model_run(*last_model_run_, attn::gpt2_tokenizer().encode(s.text));
     }
     if (!more) return nullptr;
-    more->generated = last_model_run_->generated;
-    for (size_t i = last_model_run_->tokens.ids.size(); i < more->tokens.ids.size() && s.generate > 0; ++i)
-        more->generated.push_back(more->tokens.ids[i]);
     last_text_ = s.text;
     last_generate_ = s.generate;
     return std::make_shared<const attn::ModelRun>(std::move(*more));

@@ -82,7 +82,8 @@ private:
     // layer or head change; a 500 MB checkpoint takes ~0.3 s to read.
     std::optional<attn::LoadedModel> model_;
     // The tokens `s` adds to the last model run's, from its cache; null when it adds none
-    // (another text, fewer generated tokens) or cannot (the context is full).
+    // (another text, fewer generated tokens, other sampling settings) or cannot (the
+    // context is full).
     std::shared_ptr<const attn::ModelRun> append_to_last(const attn::Settings& s);
     std::shared_ptr<const attn::ModelRun> last_model_run_;  // of model_, what an append extends
     std::string last_text_;  // its settings' text and generated tokens

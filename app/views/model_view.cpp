@@ -152,12 +152,21 @@ void draw_next_tokens(const attn::Run& run, int generating, const DrawContext& c
         std::snprintf(label, sizeof label, "%.2f%%", static_cast<double>(t.prob) * 100.0);
         ImGui::ProgressBar(t.prob / top, ImVec2(bar_w, 0.0f), label);  // bars relative to the most probable
     }
+    // The settings of the run on screen: what its generated tokens came from, and what
+    // the buttons continue (other settings start the generated tokens over).
+    const attn::Sampling& how = m.sampler.how();
     ImGui::BeginDisabled(generating > 0);
-    if (ImGui::Button("Append the most likely token")) choice.append = true;
+    if (ImGui::Button(how.sampled() ? "Append a sampled token" : "Append the most likely token")) choice.append = true;
     ImGui::EndDisabled();
     widgets.record("append_token");
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("generate_text_simple's step: the argmax of the last position's logits, added to the text");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        if (how.sampled())
+            ImGui::SetTooltip("generate's step: the last position's logits%s divided by the temperature, and a token "
+                              "drawn from their softmax (torch.multinomial), added to the text",
+                              how.top_k ? " (all but the top k set to -inf)" : "");
+        else
+            ImGui::SetTooltip("generate_text_simple's step: the argmax of the last position's logits, added to the text");
+    }
     ImGui::SameLine();
     if (generating > 0) {
         if (ImGui::Button("Stop generating")) choice.stop = true;
@@ -166,15 +175,37 @@ void draw_next_tokens(const attn::Run& run, int generating, const DrawContext& c
     }
     widgets.record("generate");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Appends the most likely token ten times, one run each: every new token's attention row is "
-                          "computed from the cached keys and values (chapter 4's KV cache) and drawn as it comes.");
+        ImGui::SetTooltip("Appends %s ten times, one run each: every new token's attention row is computed from the "
+                          "cached keys and values (chapter 4's KV cache) and drawn as it comes.%s",
+                          how.sampled() ? "a sampled token" : "the most likely token",
+                          how.sampled() ? " The draws continue one random stream: the ten tokens are those one "
+                                          "generate call makes after torch.manual_seed."
+                                        : "");
     if (!m.generated.empty()) {
         ImGui::SameLine();
         if (ImGui::Button("Remove generated")) choice.clear = true;
         widgets.record("clear_generated");
-        text_wrapped("%zu generated token%s after the text (the last %zu chips), appended by id as "
-                     "generate_text_simple does.",
-                     m.generated.size(), m.generated.size() == 1 ? "" : "s", m.generated.size());
+    }
+    char method[96] = "greedy (argmax)";
+    if (how.sampled()) {
+        char top_k[32] = "";
+        if (how.top_k) std::snprintf(top_k, sizeof top_k, ", top-k %lld", static_cast<long long>(*how.top_k));
+        std::snprintf(method, sizeof method, "sampled, T = %.2f%s, seed %llu", how.temperature, top_k,
+                      static_cast<unsigned long long>(how.seed));
+    }
+    // Beside the buttons when it fits, else under them.
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    if (ImGui::CalcTextSize(method).x + gap <= ImGui::GetContentRegionAvail().x - ImGui::GetItemRectMax().x +
+                                                   ImGui::GetCursorScreenPos().x)
+        ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", method);
+    widgets.record("sampling");
+    if (!m.generated.empty()) {
+        text_wrapped("%zu generated token%s after the text (the last %zu chips), appended by id as generate does: %s.",
+                     m.generated.size(), m.generated.size() == 1 ? "" : "s", m.generated.size(),
+                     how.sampled() ? "each drawn from the one random stream its seed starts (torch's manual_seed)"
+                                   : "each the argmax, as generate_text_simple's");
     }
     if (m.extended)
         text_wrapped("This run added the new tokens from the KV cache: one row of every head's weights each. The "

@@ -3,6 +3,8 @@
 // that appends the most likely one to the text; then (BertViz's model view) every layer
 // x head's attention weights as a tile, one colour scale (0 to 1), each labelled with its
 // strongest head-type score; a click selects the head whose pipeline is drawn below.
+// The appended tokens are chosen as the run's sampling settings say (temperature 0: the
+// most likely; else sampled as chapter 5's generate, one random stream across runs).
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -15,8 +17,8 @@ namespace app {
 
 struct ModelViewChoice {
     std::optional<std::pair<int, int>> select;  // (layer, head) clicked
-    bool append = false;                        // one more greedy token (Settings::generate)
-    int generate = 0;                           // greedy tokens to append, one run each
+    bool append = false;                        // one more generated token (Settings::generate)
+    int generate = 0;                           // tokens to generate, one run each
     bool stop = false;                          // stop generating
     bool clear = false;                         // drop the generated tokens
 };

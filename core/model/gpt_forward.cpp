@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/next_token.h"
 #include "numerics/gemm.h"
 
 namespace attn {
@@ -77,15 +76,21 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
     return t;
 }
 
-std::vector<int64_t> generate_greedy(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens) {
+std::vector<int64_t> generate(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens,
+                              TokenSampler& sampler) {
     const auto context = static_cast<size_t>(model.cfg.context_length);
     for (int n = 0; n < max_new_tokens; ++n) {
         const size_t first = ids.size() > context ? ids.size() - context : 0;
         const std::vector<int64_t> window(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.end());
         const GptTrace t = gpt_forward(model, window, KeptStages::only({}));
-        ids.push_back(most_probable(t.logits.row(t.logits.rows() - 1)));
+        ids.push_back(sampler.next(t.logits.row(t.logits.rows() - 1)));
     }
     return ids;
+}
+
+std::vector<int64_t> generate_greedy(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens) {
+    TokenSampler argmax;  // temperature 0: draws nothing
+    return generate(model, std::move(ids), max_new_tokens, argmax);
 }
 
 }  // namespace attn

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/gpt_model.h"
+#include "model/sampling.h"
 
 namespace attn {
 
@@ -41,8 +42,12 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
 // every layer's weights and every stage of one layer's head).
 GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep);
 
-// generate_text_simple: appends `max_new_tokens` greedy (argmax) tokens, each from the
-// logits of the last position, the context cropped to its last context_length tokens.
+// Chapter 5's generate (eos_id None): appends `max_new_tokens` tokens, each `sampler`'s
+// pick from the logits of the last position after a full forward of the context
+// cropped to its last context_length tokens. The sampler's random stream goes on.
+std::vector<int64_t> generate(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens,
+                              TokenSampler& sampler);
+// generate_text_simple: generate with temperature 0 (the argmax each time).
 std::vector<int64_t> generate_greedy(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens);
 
 }  // namespace attn

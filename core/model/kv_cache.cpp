@@ -5,7 +5,6 @@
 
 #include "attention/head_forward.h"
 #include "model/gpt_forward.h"
-#include "model/next_token.h"
 #include "numerics/gemm.h"
 
 namespace attn {
@@ -81,23 +80,54 @@ TokenStep append_token(const GptModel& model, GptCache& cache, int64_t id) {
     return step;
 }
 
-std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens) {
-    if (ids.empty()) throw ConfigError("the text has no tokens");
+namespace {
+
+// A full forward of `ids` keeping each head's keys and values: the cache it leaves, and
+// the logits after its last token.
+GptCache prefill(const GptModel& model, const std::vector<int64_t>& ids, RowVector& logits) {
+    const GptTrace t = gpt_forward(model, ids, KeptStages::only({"keys", "values"}));
+    logits = t.logits.row(t.logits.rows() - 1);
+    return cache_from_trace(model, t);
+}
+
+}  // namespace
+
+std::vector<int64_t> generate_from_cache(const GptModel& model, GptCache cache, RowVector logits,
+                                         int max_new_tokens, TokenSampler& sampler) {
     const auto context = static_cast<size_t>(model.cfg.context_length);
-    GptCache cache = empty_cache(model);
-    TokenStep last;
-    const auto fill = [&](size_t first) {  // caches ids[first..]
-        cache.ids.clear();
-        for (size_t i = first; i < ids.size(); ++i) last = append_token(model, cache, ids[i]);
-    };
-    fill(ids.size() > context ? ids.size() - context : 0);
+    std::vector<int64_t> ids = cache.ids;
     for (int n = 0; n < max_new_tokens; ++n) {
-        ids.push_back(most_probable(last.logits));
+        ids.push_back(sampler.next(logits));
         if (n + 1 == max_new_tokens) break;
-        if (cache.ids.size() < context) last = append_token(model, cache, ids.back());
-        else fill(ids.size() - context);  // the window moved: every position changed
+        if (cache.ids.size() < context) {
+            logits = append_token(model, cache, ids.back()).logits;
+        } else {  // the window moved: every position changed
+            cache = prefill(model, std::vector<int64_t>(ids.end() - static_cast<std::ptrdiff_t>(context), ids.end()),
+                            logits);
+        }
     }
     return ids;
+}
+
+std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens,
+                                     TokenSampler& sampler) {
+    if (ids.empty()) throw ConfigError("the text has no tokens");
+    if (max_new_tokens <= 0) return ids;
+    const auto context = static_cast<size_t>(model.cfg.context_length);
+    const size_t first = ids.size() > context ? ids.size() - context : 0;
+    RowVector logits;
+    GptCache cache = prefill(model, std::vector<int64_t>(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.end()),
+                             logits);
+    const std::vector<int64_t> window_and_new = generate_from_cache(model, std::move(cache), std::move(logits),
+                                                                    max_new_tokens, sampler);
+    ids.resize(first);  // the cache held only the window: the tokens before it go in front
+    ids.insert(ids.end(), window_and_new.begin(), window_and_new.end());
+    return ids;
+}
+
+std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens) {
+    TokenSampler argmax;  // temperature 0: draws nothing
+    return generate_cached(model, std::move(ids), max_new_tokens, argmax);
 }
 
 }  // namespace attn

@@ -33,9 +33,18 @@ GptCache cache_from_trace(const GptModel& model, const GptTrace& trace);
 // id is outside the vocabulary (the cache is then unchanged).
 TokenStep append_token(const GptModel& model, GptCache& cache, int64_t id);
 
-// generate_greedy (gpt_forward.h) with the cache: the prompt is cached token by token,
-// then each new token costs one step. When the context is full, the window moves on as
-// generate_text_simple's crop does, and the cache is rebuilt from the cropped tokens.
-std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens);
+// generate (gpt_forward.h) with the cache, as the book's KV-cache generate does: one
+// full forward of the prompt (its last context_length tokens) fills the cache and gives
+// the first token's logits, then each new token costs one step. When the context is
+// full the window moves on as generate's crop does, and a full forward of the cropped
+// tokens fills the cache again (every position changed). The same ids as generate.
+std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens,
+                                     TokenSampler& sampler);
+std::vector<int64_t> generate_cached(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens);  // argmax
+// The same from a cache already filled (a model run's) and the logits after its last
+// token: returns its ids and the new ones. A run's prompt is not computed twice, and the
+// tokens are those the app's one-a-run appends give (the same cache, the same steps).
+std::vector<int64_t> generate_from_cache(const GptModel& model, GptCache cache, RowVector logits,
+                                         int max_new_tokens, TokenSampler& sampler);
 
 }  // namespace attn

@@ -87,9 +87,13 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
         run.layer = *s.layer;
         run.head = *s.head;
     }
+    if (s.sampling.top_k && *s.sampling.top_k > cfg.vocab_size)
+        throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
+                         std::to_string(cfg.vocab_size) + " tokens");
     check_budget(estimate_model_work(cfg, T, s.generate, s.layer.has_value()), budget);
-    if (generated_in_view && s.generate > 0) {  // the generated ids, as generate_text_simple appends them
-        const std::vector<int64_t> all = generate_cached(m, run.tokens.ids, s.generate);
+    run.sampler = TokenSampler(s.sampling);  // torch.manual_seed(seed) before generate
+    if (generated_in_view && s.generate > 0) {  // the generated ids, as generate appends them
+        const std::vector<int64_t> all = generate_cached(m, run.tokens.ids, s.generate, run.sampler);
         run.generated.assign(all.begin() + static_cast<std::ptrdiff_t>(run.tokens.ids.size()), all.end());
         for (const int64_t id : run.generated) run.tokens = with_token(std::move(run.tokens), id);
     }
@@ -101,8 +105,9 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
     run.cache = std::make_shared<const GptCache>(cache_from_trace(m, run.trace));
     run.next_tokens = top_next_tokens(run.trace.logits.row(T - 1), 10);
     score_heads(run);
-    if (s.generate > 0 && !generated_in_view) {
-        const std::vector<int64_t> all = generate_cached(m, run.tokens.ids, s.generate);
+    if (s.generate > 0 && !generated_in_view) {  // from this run's cache: the prompt is not run again
+        const std::vector<int64_t> all =
+            generate_from_cache(m, *run.cache, run.trace.logits.row(T - 1), s.generate, run.sampler);
         run.generated.assign(all.begin() + T, all.end());
     }
     return run;
@@ -161,7 +166,20 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     run.trace.logits = step.logits;  // the last position's only
     run.next_tokens = top_next_tokens(step.logits, 10);
     run.cache = std::make_shared<const GptCache>(std::move(cache));
+    run.sampler = previous.sampler;
     score_heads(run);
+    return run;
+}
+
+std::optional<ModelRun> extend_generated(const ModelRun& previous) {
+    TokenSampler sampler = previous.sampler;  // previous keeps its own stream: it stays on screen
+    const Matrix& logits = previous.trace.logits;  // a full run's T rows, an extended run's last
+    const int64_t id = sampler.next(logits.row(logits.rows() - 1));
+    std::optional<ModelRun> run = extend_model_run(previous, with_token(previous.tokens, id));
+    if (!run) return std::nullopt;
+    run->sampler = std::move(sampler);
+    run->generated = previous.generated;
+    run->generated.push_back(id);
     return run;
 }
 

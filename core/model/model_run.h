@@ -2,7 +2,8 @@
 // One run of a GPT model on the user's text: what the CLI prints with --model and what
 // the app's model view draws. The text is GPT-2 BPE tokens; every layer keeps every
 // head's attention weights, the chosen layer (--layer L --head H) every stage of that
-// head; then the next-token probabilities and, with --generate, the greedy tokens.
+// head; then the next-token probabilities and, with --generate, the generated tokens
+// (chapter 5's generate: the argmax, or sampled with a temperature and top-k).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -28,6 +29,9 @@ struct ModelRun {
     int layer = -1, head = -1;  // the head with every stage (-1: none)
     std::vector<TokenProbability> next_tokens;  // the 10 most probable after the last position
     std::vector<int64_t> generated;             // --generate N: the N new ids
+    // How they were chosen (Settings::sampling), and the random stream after them: the
+    // next generated token continues it (extend_generated).
+    TokenSampler sampler;
     std::vector<std::vector<HeadScores>> head_scores;  // [layer][head], on the text's tokens
     // What a head attending uniformly to what it may see scores on the same tokens: on a
     // short text even that puts much weight on the first token (row 0 has nothing else).
@@ -43,9 +47,10 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
 // Runs s.text through `model`; --layer/--head (s.layer, s.head) name the head kept with every
 // stage (-1/-1: none) (s.model names it; loaded by the caller, once). Throws
 // InputError/ConfigError with one line: a text longer than the model's context, a
-// --layer or --head the model does not have, work over the budget.
-// `generated_in_view` (the app): the run covers the text and its s.generate greedy tokens,
-// whose ids are appended as generate_text_simple appends them (decoded and typed, they
+// --layer or --head the model does not have, a --top-k over its vocabulary, work over
+// the budget.
+// `generated_in_view` (the app): the run covers the text and its s.generate generated tokens,
+// whose ids are appended as generate appends them (decoded and typed, they
 // could tokenize otherwise). Otherwise (the CLI) it covers the text, and `generated`
 // holds the tokens that would follow.
 ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
@@ -59,6 +64,15 @@ Tokenized with_token(Tokenized tokens, int64_t id);
 // the detail head's other stages: a full run brings those. Nothing when the tokens do not
 // extend previous's, or would pass the context length.
 std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens);
+// `previous` and one more generated token, as extend_model_run appends it: the one its
+// sampler picks from the logits after its last position, its random stream carried on.
+// What the app's Append and Generate do, one run a token: M such runs from a run of the
+// text alone make the very computations, and so draw the very tokens, a run generating
+// M at once does (both start from a full forward of the text, then one cached step a
+// token). From a run with generated tokens in view the last logits come from its full
+// forward instead of a cached step: equal to float rounding. Nothing when the context
+// is full.
+std::optional<ModelRun> extend_generated(const ModelRun& previous);
 
 // The run's detail layer (run.layer) as a chapter 3 Run: its tokens and that block's
 // attention trace (inputs = the LayerNorm'd residual stream its heads read), so that the

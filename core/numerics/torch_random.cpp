@@ -1,5 +1,6 @@
 #include "numerics/torch_random.h"
 
+#include "base/user_error.h"
 #include "numerics/gemm.h"
 
 #include <algorithm>
@@ -72,6 +73,38 @@ bool is_every_row(const std::vector<int64_t>& wanted, int64_t rows) {
 }
 
 }  // namespace
+
+void torch_exponential(TorchGenerator& gen, float* out, size_t n) {
+    // Two words an element, the first the high one (random64); chunks hold whole pairs.
+    draw_chunks(gen, 2 * n, [&](size_t first, const uint32_t* words, size_t count) {
+        for (size_t k = 0; k + 1 < count; k += 2) {
+            const uint64_t bits = (uint64_t{words[k]} << 32) | words[k + 1];
+            out[(first + k) / 2] = static_cast<float>(TorchGenerator::exponential_double(bits, 1.0));
+        }
+    });
+}
+
+int64_t torch_multinomial(TorchGenerator& gen, const RowVector& weights) {
+    // torch checks before it draws: a refused row leaves the generator where it was.
+    const auto n = weights.size();
+    if (n == 0 || !(weights.array() >= 0.0f).all() || !weights.array().isFinite().all())
+        throw UserError("probability tensor contains either `inf`, `nan` or element < 0");
+    if (weights.sum() == 0.0f) throw UserError("invalid multinomial distribution (sum of probabilities <= 0)");
+    std::vector<float> q(static_cast<size_t>(n));
+    torch_exponential(gen, q.data(), q.size());
+    // argmax(weights / q): the first of equals; a NaN (0 / 0, when a draw of u = 0 gives
+    // q = -0, one in 2^53) is the largest, as torch's argmax takes it.
+    Eigen::Index best = 0;
+    float best_ratio = weights(0) / q[0];
+    for (Eigen::Index i = 1; i < n && !std::isnan(best_ratio); ++i) {
+        const float ratio = weights(i) / q[static_cast<size_t>(i)];
+        if (ratio > best_ratio || std::isnan(ratio)) {
+            best = i;
+            best_ratio = ratio;
+        }
+    }
+    return static_cast<int64_t>(best);
+}
 
 Matrix torch_rand(TorchGenerator& gen, int rows, int cols) {
     Matrix m(rows, cols);

@@ -1,6 +1,7 @@
 #include "output/model_json.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "output/json_writer.h"
 #include "text/gpt2_tokenizer.h"
@@ -75,6 +76,16 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
     }
     out << ']';
     if (!run.generated.empty()) {
+        // How the ids came: torch.manual_seed(seed), then generate(..., temperature, top_k).
+        const Sampling& how = run.sampler.how();
+        char temperature[32];
+        const auto end = std::to_chars(temperature, temperature + sizeof temperature, how.temperature);
+        out << ",\"sampling\":{\"method\":\"" << (how.sampled() ? "multinomial" : "argmax") << "\",\"temperature\":";
+        out.write(temperature, end.ptr - temperature);
+        out << ",\"top_k\":";
+        if (how.top_k) out << *how.top_k;
+        else out << "null";
+        out << ",\"seed\":" << how.seed << '}';
         out << ",\"generated\":[";
         for (size_t i = 0; i < run.generated.size(); ++i) out << (i ? "," : "") << run.generated[i];
         out << "],\"generated_tokens\":[";

@@ -8,7 +8,10 @@
 //                         of the head (W_query ... context), W_out, b_out, attention_output
 //                         (out_proj's), residual (inputs + attention_output)
 //   next_token            the 10 most probable after the last position: {id, token, prob}
-//   generated, generated_tokens (--generate N)
+//   sampling, generated, generated_tokens (--generate N): how the ids were chosen
+//                         {method: "argmax" | "multinomial", temperature, top_k (null:
+//                         none), seed (torch.manual_seed before generate)}, the new ids
+//                         and their tokens
 // --stages filters the stages: "weights" for the layers, the head's stage names for detail.
 #include <ostream>
 #include <string>

@@ -215,6 +215,25 @@ std::vector<SettingRow> make_rows() {
     rows.push_back(bind(row({"generate", "--generate", T::Int, "N", 0, 1024, {}, all, "", "model", Reruns::Embedding, {},
               "generate_text_simple(model, idx, max_new_tokens=N, context_size)", true}),
          FIELD(generate)));
+    // Chapter 5's generate. The ranges are torch's, bar two: the temperature stops at 100
+    // (past ~5 the softmax is nearly flat already), and top-k's upper end is the model's
+    // vocabulary, which only the model knows (run_model checks it).
+    rows.push_back(bind(row({"temperature", "--temperature", T::Real, "T", 0, 100, {}, all, "", "model", Reruns::Embedding,
+              {"temperature (0: greedy)", C::RealSlider, 0, 5, false, Unset::None, "", "",
+               "generate's temperature: the logits are divided by it and a token drawn from their softmax "
+               "(torch.multinomial); below 1 sharper, above 1 flatter. 0 takes the argmax, as generate_text_simple."},
+              "generate(..., temperature=T): logits / T, softmax, torch.multinomial (0: torch.argmax)", true}),
+         FIELD(sampling.temperature)));
+    rows.push_back(bind(row({"top_k", "--top-k", T::OptInt, "K", 1, 10'000'000, {}, all, "", "model", Reruns::Embedding,
+              {"top-k", C::LogSlider, 0, 1000, false, Unset::Zero, "off: every token", "",
+               "Only the K largest logits may be drawn: the others become -inf before the softmax."},
+              "generate(..., top_k=K): logits under torch.topk's k-th become -inf", true}),
+         FIELD(sampling.top_k)));
+    rows.push_back(bind(row({"sample_seed", "--sample-seed", T::Int, "N", 0, kMaxSeed, {}, all, "", "model", Reruns::Embedding,
+              {"sampling seed", C::Slider, 0, 999, false, Unset::None, "", "",
+               "torch.manual_seed right before generate: the same seed draws the same tokens."},
+              "torch.manual_seed(sample_seed) right before generate(...)", true}),
+         FIELD(sampling.seed)));
     return rows;
 }
 

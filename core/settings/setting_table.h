@@ -46,7 +46,7 @@ enum class Control {
     TextBox,     // a text box under a caption; its hint is unset_label
     Slider,      // whole numbers over [ui_lo, ui_hi]
     LogSlider,   // the same on a logarithmic scale (widths)
-    RealSlider,  // [lo, hi] with two decimals
+    RealSlider,  // real numbers over [ui_lo, ui_hi] with two decimals
     Checkbox,
 };
 

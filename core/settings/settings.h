@@ -8,6 +8,7 @@
 
 #include "base/user_error.h"
 #include "attention/attention.h"
+#include "model/sampling.h"
 #include "settings/setting_table.h"
 
 namespace attn {
@@ -30,7 +31,10 @@ struct Settings {
     // model), "gpt2" (found in the Hugging Face cache), or a checkpoint's path.
     std::optional<std::string> model;
     std::optional<int> layer, head;  // the head whose every stage is shown (with model)
-    int generate = 0;                // greedy tokens appended (with model)
+    int generate = 0;                // tokens generated after the text (with model)
+    // How they are chosen: chapter 5's temperature and top-k, and the seed of the random
+    // stream, its own (--seed draws gpt-ch4's weights, and a checkpoint has none).
+    Sampling sampling;
     // Not a choice of what to compute but how much may be spent on it: both programs
     // take --memory-budget; session files and lessons do not keep it.
     std::optional<uint64_t> memory_budget;  // default: memory_budget.h

@@ -7,7 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import book_gpt  # noqa: E402
-from book_gpt import generate_text_simple  # noqa: E402,F401
+from book_gpt import generate, generate_text_simple  # noqa: E402,F401
 from book_modules import MultiHeadAttention  # noqa: E402
 
 

@@ -16,7 +16,9 @@ torch.topk(softmax(last logits), 10); 3 greedy tokens; every stage of one layer'
 
 "shipped": the model attnscope ships (assets/models/sotu-small, read as it is), on an
 English sentence tokenized by scripts/gpt2_bpe.py: every layer's and head's weights, the
-top 10 next tokens, 5 greedy tokens.
+top 10 next tokens, 5 greedy tokens; "sampled": chapter 5's generate after
+torch.manual_seed(seed) for a few (text, seed, temperature, top_k), the book's own call
+among them (make_sampling_golden.py's sampled_runs). A retrained model: run this again.
 """
 import json
 import os
@@ -30,12 +32,20 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from gpt2_safetensors import gpt2_tensors, load_weights_into_gpt, read_safetensors, write_safetensors  # noqa: E402
 from gpt_modules import GPTModel, generate_text_simple  # noqa: E402
 import gpt2_bpe  # noqa: E402
+from make_sampling_golden import BOOK_TEXT, sampled_runs  # noqa: E402
 
 torch.set_num_threads(1)
 OUT_DIR = os.path.join(HERE, "checkpoints")
 OUT = os.path.join(HERE, "checkpoint_golden.json")
 SHIPPED = os.path.join(HERE, "..", "..", "assets", "models", "sotu-small")
 SHIPPED_TEXT = "The state of the Union is strong. The state of the Union is"
+SHIPPED_SAMPLED = [
+    dict(text=BOOK_TEXT, seed=123, temperature=1.4, top_k=25, new_tokens=15),  # the book's call
+    dict(text=SHIPPED_TEXT, seed=123, temperature=1.0, new_tokens=10),
+    dict(text=SHIPPED_TEXT, seed=7, temperature=0.7, top_k=5, new_tokens=10),
+    dict(text=BOOK_TEXT, seed=2024, temperature=3.0, new_tokens=10),
+    dict(text=BOOK_TEXT, seed=123, temperature=0.0, top_k=25, new_tokens=5),  # top-k changes no argmax
+]
 STAGES = ["W_query", "W_key", "W_value", "b_query", "b_key", "b_value", "queries", "keys", "values", "scores",
           "scaled_scores", "masked_scores", "weights", "context"]
 
@@ -147,7 +157,8 @@ def shipped_golden():
     return {"text": SHIPPED_TEXT, "ids": ids, "config": cfg,
             "layers": [{"weights": [plain(rec["weights"]) for rec in b.att.head_recs]} for b in model.trf_blocks],
             "next_token": [{"id": i, "prob": p} for i, p in zip(top.indices.tolist(), top.values.tolist())],
-            "generated": generate_text_simple(model, torch.tensor([ids]), 5, cfg["context_length"])[0].tolist()}
+            "generated": generate_text_simple(model, torch.tensor([ids]), 5, cfg["context_length"])[0].tolist(),
+            "sampled": sampled_runs(model, cfg["context_length"], SHIPPED_SAMPLED)}
 
 
 def main():
