@@ -39,7 +39,10 @@ std::string cli_usage() {
            "--model NAME|PATH runs a GPT model instead (gpt-ch4: chapter 4's, seeded; sotu-small:\n"
            "the shipped trained model; gpt2: from the Hugging Face cache; or a .safetensors file\n"
            "or folder) and prints every layer's and head's weights and the next tokens; --layer L\n"
-           "--head H adds every stage of that head, --generate N appends N greedy tokens.\n"
+           "--head H adds every stage of that head, --generate N appends N tokens (greedy, or\n"
+           "sampled as chapter 5's generate with --temperature, --top-k, --sample-seed);\n"
+           "with --emit-pytorch, a PyTorch program on the book's GPTModel printing that head's (or\n"
+           "head 0.0's) weights, the next tokens and the generated ones.\n"
            "Work that would need more memory than the budget (default a third of the machine's,\n"
            "or ATTNSCOPE_MEMORY_BUDGET; e.g. 2G) or over 60 s is refused before it starts.\n";
 }
@@ -67,8 +70,8 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         if (std::find(attn::stage_names().begin(), attn::stage_names().end(), name) == attn::stage_names().end())
             throw attn::ArgsError("unknown stage '" + name + "' in --stages");
     if (o.output.emit_pytorch && o.export_dir) throw attn::ArgsError("--emit-pytorch and --export cannot be combined");
-    if (o.settings.model && (o.output.emit_pytorch || o.export_dir || o.output.time_runs))
-        throw attn::ArgsError("--model prints JSON only (not yet --emit-pytorch, --export or --time; bench/gpt_bench times models)");
+    if (o.settings.model && (o.export_dir || o.output.time_runs))
+        throw attn::ArgsError("--model prints JSON or --emit-pytorch only (not yet --export or --time; bench/gpt_bench times models)");
     o.output.export_files = o.export_dir.has_value();
     // The app keeps the values of greyed-out controls; asked of the CLI, they would silently do nothing.
     attn::check_applicable(o.settings);

@@ -1,7 +1,7 @@
 // attnscope-cli: prints every stage of an attention forward pass as one JSON object
 // (or, with --emit-pytorch, a PyTorch program printing it; with --export DIR, writes
-// every stage as files); with --model, a GPT model's run (output/model_json.h). Bad
-// input exits 2 with one line on stderr.
+// every stage as files); with --model, a GPT model's run (output/model_json.h), or its
+// PyTorch program (output/pytorch_emit_model.h). Bad input exits 2 with one line on stderr.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -11,6 +11,7 @@
 #include "numerics/memory.h"
 #include "attention/pipeline.h"
 #include "output/pytorch_emit.h"
+#include "output/pytorch_emit_model.h"
 #include "output/trace_json.h"
 #include "output/model_json.h"
 #include "model/model_run.h"
@@ -54,6 +55,10 @@ int main(int argc, char** argv) {
             attn::Budget budget = attn::budget_for(s);
             budget.output = o.output;
             const attn::ModelRun run = attn::run_model(s, attn::load_model(*s.model, s.attention.seed), budget);
+            if (o.output.emit_pytorch) {
+                std::cout << attn::emit_model_pytorch(s, run, false);
+                return std::cout.good() ? 0 : 1;
+            }
             attn::write_model_json(std::cout, run, o.output.stages);
             return std::cout.good() ? 0 : 1;
         }

@@ -4,15 +4,22 @@
 # append the most likely token (the book's first generated id) and Generate 10 continue
 # with the ids the book prints (from the KV cache, a run a token), File > Open model (Ctrl+M) explains a file that is not a checkpoint in the
 # dialog and opens one that is, and the model list goes back to the chapter 3 module.
+# Then the shipped model samples as chapter 5's generate does, a token a run.
+# Save PyTorch as .py writes the model's program (the book's GPTModel): run with Debian's
+# PyTorch once the window has closed, it prints the CLI's numbers, and saved from the File
+# menu after generating, the window's tokens, head and next tokens.
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
 checkpoints="$TESTS/golden/checkpoints"
+PY=/usr/bin/python3  # Debian's, with python3-torch
 
-start_app --model gpt-ch4 --text "Hello, I am"
+start_app --model gpt-ch4 --text "Hello, I am" --save-py "$WORK/model.py"
 check "window appears" test -n "$WID"
 check "the model's run arrives" \
     wait_state "$(settled 1) and s['model_run'] is not None and s['model_run']['n_layer'] == 12 and s['error'] is None"
+check "--save-py (Save PyTorch as .py's action) writes the model's program" \
+    wait_state "s['last_export'] is not None and s['last_export']['path'].endswith('model.py') and s['last_export']['error'] is None"
 check "12 x 12 tiles" wait_state "sum(k.startswith('model/') for k in s['heatmaps']) == 144"
 check "the pipeline shows head 0.0 with every stage" \
     wait_state "s['model_run']['layer'] == 0 and s['model_run']['head'] == 0 and 'W_query' in s['heatmaps']"
@@ -45,6 +52,18 @@ read -r x y <<<"$(heatmap_point model/1.5 0.5 0.5)"
 click "$x" "$y"
 check "a click on tile 1.5 shows layer 1's head 5" \
     wait_state "$(settled) and s['model_run']['layer'] == 1 and s['model_run']['head'] == 5 and s['selected_head'] == 5"
+read -r x y <<<"$(widget_centre menu_file)"
+click "$x" "$y"
+check "File lists Save PyTorch as .py for a model" wait_state "'menu_save_py' in s['widgets']"
+read -r x y <<<"$(widget_centre menu_save_py)"
+click "$x" "$y"
+check "it opens the save dialog" wait_state "s['dialog'] is not None and 'PyTorch' in s['dialog']['title']"
+hold ctrl+a
+type_text "$WORK/shown.py"
+hold Return
+check "the dialog saves the program of the run on screen" \
+    wait_state "s['dialog'] is None and s['last_export']['path'] == '$WORK/shown.py' and s['last_export']['error'] is None"
+cp "$STATE" "$WORK/shown-state.json"
 hold ctrl+m
 check "Ctrl+M opens the model dialog" wait_state "s['dialog'] is not None and 'checkpoint' in s['dialog']['title']"
 hold ctrl+a
@@ -68,4 +87,47 @@ check "the first entry is the chapter 3 module again" \
 check "still running" kill -0 "$APP_PID"
 quit_app
 check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
+
+# The saved programs, run with PyTorch now that the window no longer needs the cores.
+"$CLI" --model gpt-ch4 --text "Hello, I am" >"$WORK/cli.json"
+check "the program saved at start prints the CLI's head 0.0 weights and next tokens" \
+    bash -c "$PY '$WORK/model.py' >'$WORK/model.out' && $PY '$TESTS/compare_model_program.py' '$WORK/cli.json' '$WORK/model.out'"
+check "the program saved from the menu reads the 15 tokens in view, prints head 1.5 and the window's next tokens" \
+    $PY -c '
+import json, subprocess, sys
+s = json.load(open(sys.argv[1]))
+p = json.loads(subprocess.run([sys.executable, sys.argv[2], "--json"], check=True, capture_output=True, text=True).stdout)
+want = s["model_run"]["next_token"]
+assert p["token_ids"] == s["token_ids"] and len(p["token_ids"]) == 15, (p["token_ids"], s["token_ids"])
+assert (p["layer"], p["head"]) == (1, 5) and len(p["weights"]) == 15 and "generated" not in p
+assert [t["id"] for t in p["next_token"]] == [t["id"] for t in want]
+assert max(abs(a["prob"] - b["prob"]) for a, b in zip(p["next_token"], want)) <= 1e-4 * max(t["prob"] for t in want)
+' "$WORK/shown-state.json" "$WORK/shown.py"
+
+# Chapter 5's sampling: the book's call (top_k=25, temperature=1.4, torch.manual_seed(123))
+# on the shipped model. Generate 10, a run a token carrying the random stream on, draws the
+# first 10 of the 15 ids torch draws in one generate call (tests/golden/checkpoint_golden.json);
+# the full run that follows, every token at once, draws them again; Append draws the 11th.
+book_sampled=$(json "$TESTS/golden/checkpoint_golden.json" \
+    "s['shipped']['sampled'][0]['ids'] + s['shipped']['sampled'][0]['generated']")
+greedy=$(json "$TESTS/golden/checkpoint_golden.json" "s['shipped']['sampled'][4]['generated']")
+start_app --model sotu-small --text "Every effort moves you" --temperature 1.4 --top-k 25
+check "the sampling settings reach the model's run" \
+    wait_state "$(settled 1) and s['model_run'] is not None and s['error'] is None and s['temperature'] == 1.4
+                and s['top_k'] == 25 and s['sample_seed'] == 123 and 'sampling' in s['widgets']"
+read -r x y <<<"$(widget_centre generate)"
+click "$x" "$y"
+check "Generate 10 draws torch's first 10 sampled ids, a run a token" \
+    wait_state "$(settled) and s['generating'] == 0 and s['generate'] == 10 and s['token_ids'] == $book_sampled[:14]"
+check "the full run that follows draws the same 10 at once" \
+    wait_state "$(settled) and not s['model_run']['extended'] and s['model_run']['head'] == 0 and s['token_ids'] == $book_sampled[:14]"
+read -r x y <<<"$(widget_centre append_token)"
+click "$x" "$y"
+check "Append continues the stream: torch's 11th id" \
+    wait_state "$(settled) and s['generate'] == 11 and s['token_ids'] == $book_sampled[:15]"
+slider_to temperature 0
+check "temperature 0: the generated tokens are the argmax again" \
+    wait_state "$(settled) and s['temperature'] == 0 and s['token_ids'][4:9] == $greedy and s['error'] is None"
+quit_app
+check "ctrl+q exits 0 (sampling)" test "$APP_EXIT" -eq 0
 finish

@@ -37,8 +37,25 @@ expect_json "gpt-ch4 generates the book's ids" \
      and len(d["layers"]) == 12 and all(len(l["heads"]) == 12 for l in d["layers"])
      and all(rows_are_causal_softmax(h["weights"]) and len(h["weights"]) == 4 for l in d["layers"] for h in l["heads"])
      and len(d["next_token"]) == 10 and d["next_token"][0]["id"] == 27018 and d["next_token"][0]["token"] == " Feature"
-     and all(a["prob"] >= b["prob"] for a, b in zip(d["next_token"], d["next_token"][1:]))' \
+     and all(a["prob"] >= b["prob"] for a, b in zip(d["next_token"], d["next_token"][1:]))
+     and d["sampling"] == {"method": "argmax", "temperature": 0, "top_k": None, "seed": 123}' \
     --model gpt-ch4 --text "Hello, I am" --generate 6
+
+# Chapter 5's sampled generation: torch's ids for the book's own call (top_k=25,
+# temperature=1.4, torch.manual_seed(123), 15 tokens after "Every effort moves you"),
+# from the golden files the scripts wrote.
+sampled() {  # sampled FILE PYTHON_PATH: the generated ids the golden file holds there
+    "$python" -c "import json, sys; print(json.load(open(sys.argv[1]))$2['generated'])" "$(dirname "$golden")/$1"
+}
+expect_json "gpt-ch4 samples torch's ids for the book's call" \
+    "d['generated'] == $(sampled sampling_golden.json "['gpt_ch4']['runs'][0]")
+     and d['sampling'] == {'method': 'multinomial', 'temperature': 1.4, 'top_k': 25, 'seed': 123}
+     and len(d['generated_tokens']) == 15" \
+    --model gpt-ch4 --text "Every effort moves you" --generate 15 --temperature 1.4 --top-k 25
+expect_json "the shipped model samples torch's ids (seed 2024, temperature 3)" \
+    "d['generated'] == $(sampled checkpoint_golden.json "['shipped']['sampled'][3]")
+     and d['sampling'] == {'method': 'multinomial', 'temperature': 3, 'top_k': None, 'seed': 2024}" \
+    --model sotu-small --text "Every effort moves you" --generate 10 --temperature 3 --sample-seed 2024
 
 # A small checkpoint (vocabulary 97: GPT-2 ids below 97 are single characters).
 stages='["W_query","W_key","W_value","b_query","b_key","b_value","queries","keys","values","scores","scaled_scores","mask","masked_scores","weights","context"]'
@@ -85,7 +102,7 @@ expect_error "--layer without --head" "go together" --model "$golden/f32-config"
 expect_error "--layer without --model" "--layer needs --model" --layer 0 --head 0
 expect_error "a chapter 3 setting with a model" "--d-out describes the chapter 3 module" --model gpt-ch4 --d-out 4
 expect_error "--seed with a checkpoint" "--seed draws chapter 4's model" --model "$golden/f32-config" --seed 5
-expect_error "--emit-pytorch with a model" "--model prints JSON only" --model gpt-ch4 --emit-pytorch
+expect_error "--time with a model" "--model prints JSON or --emit-pytorch only" --model gpt-ch4 --time 3
 expect_error "a missing file" "nothing.safetensors: no such file" --model "$tmp/nothing.safetensors"
 expect_error "a folder without model.safetensors" "model.safetensors: no such file" --model "$tmp"
 head -c 5000 "$golden/f32-config/model.safetensors" >"$tmp/cut.safetensors"

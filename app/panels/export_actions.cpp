@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "output/stage_files.h"
+#include "model/model_run.h"
 #include "output/pytorch_emit.h"
+#include "output/pytorch_emit_model.h"
 #include "stb_image_write.h"
 #include "output/trace_json.h"
 
@@ -90,9 +92,20 @@ FileOutcome export_trace_json(const std::string& path, const attn::Run& run) {
     });
 }
 
-FileOutcome save_pytorch(const std::string& path, const attn::Settings& settings, const attn::Run& run) {
+std::string pytorch_program(const LiveRun& live) {
+    const attn::Run* run = live.run();
+    if (!run) throw attn::ExportError("nothing computed yet");
+    const attn::ModelRun* model = live.model_run();
+    if (!model) return attn::emit_pytorch(live.run_settings(), *run);
+    attn::Settings shown = live.run_settings();
+    shown.layer = std::max(model->layer, 0);
+    shown.head = live.shown_head();
+    return attn::emit_model_pytorch(shown, *model, /*generated_in_view=*/true);
+}
+
+FileOutcome save_pytorch(const std::string& path, const LiveRun& live) {
     return attempt(path, [&] {
-        const std::string program = attn::emit_pytorch(settings, run);
+        const std::string program = pytorch_program(live);  // before the file: a refusal leaves none
         attn::write_file_atomically(path, [&](std::ostream& out) { out << program; });
     });
 }

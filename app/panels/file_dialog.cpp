@@ -68,7 +68,7 @@ FileOutcome run_file_action(FileAction action, const std::string& path, AppConte
     else if (!run) out.error = "nothing computed yet";
     else if (action == FileAction::TraceJson) out = export_trace_json(path, *run);
     else if (action == FileAction::AllStages) out = export_all_stages(path, *run);
-    else if (action == FileAction::PythonFile) out = save_pytorch(path, app.live.run_settings(), *run);
+    else if (action == FileAction::PythonFile) out = save_pytorch(path, app.live);
     if (action != FileAction::WindowPng) c.last_export = out;
     return out;
 }

@@ -2,7 +2,9 @@
 
 #include "state/colormap.h"
 #include "state/lesson_player.h"
-#include "output/pytorch_emit.h"
+#include "model/model_run.h"
+#include "output/pytorch_emit_model.h"
+#include "panels/export_actions.h"
 #include "graphics/ui_colors.h"
 
 namespace app {
@@ -25,18 +27,32 @@ bool begin_menu(const char* label, const std::string& name, WidgetRects& widgets
 void file_menu(AppContext& app, FileDialog& dialog, WidgetRects& widgets, bool& quit) {
     if (!begin_menu("File", "menu_file", widgets)) return;
     const bool have_run = app.live.run() != nullptr;
-    // Not yet for a GPT model: its program would be chapter 3's module, not the model.
-    const bool module_run = have_run && !app.live.model_run();
+    // A GPT model's program reads its file again: gone since it loaded, the items say so.
+    const attn::ModelRun* model = app.live.model_run();
+    const std::string problem = model ? attn::model_program_problem(*model) : "";
+    const bool can_emit = have_run && problem.empty();
+    const auto explain = [&] {
+        if (!problem.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s", problem.c_str());
+    };
     if (ImGui::MenuItem("Save window as PNG…")) dialog.open(FileAction::WindowPng);
     if (ImGui::MenuItem("Export trace (JSON)…", nullptr, false, have_run)) dialog.open(FileAction::TraceJson);
     if (ImGui::MenuItem("Export all stages (.npy/.csv)…", nullptr, false, have_run))
         dialog.open(FileAction::AllStages);
     ImGui::Separator();
-    if (ImGui::MenuItem("Copy as PyTorch", nullptr, false, module_run)) {
-        ImGui::SetClipboardText(attn::emit_pytorch(app.live.run_settings(), *app.live.run()).c_str());
-        app.classroom.last_export = FileOutcome{"clipboard", ""};
+    // A module's program, or a GPT model's (the book's GPTModel on the tokens in view).
+    if (ImGui::MenuItem("Copy as PyTorch", nullptr, false, can_emit)) {
+        try {
+            ImGui::SetClipboardText(pytorch_program(app.live).c_str());
+            app.classroom.last_export = FileOutcome{"clipboard", ""};
+        } catch (const std::exception& e) {  // the file went between the check and the click
+            app.classroom.last_export = FileOutcome{"clipboard", e.what()};
+        }
     }
-    if (ImGui::MenuItem("Save PyTorch as .py…", nullptr, false, module_run)) dialog.open(FileAction::PythonFile);
+    explain();
+    if (ImGui::MenuItem("Save PyTorch as .py…", nullptr, false, can_emit)) dialog.open(FileAction::PythonFile);
+    widgets.record("menu_save_py");  // window tests pick it
+    explain();
     ImGui::Separator();
     if (ImGui::MenuItem("Open model…", "Ctrl+M")) dialog.open(FileAction::OpenModel);
     ImGui::Separator();

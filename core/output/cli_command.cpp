@@ -47,15 +47,22 @@ std::string shell_quote(const std::string& s) {
 }  // namespace
 
 std::string cli_command(const Settings& s) {
-    // The variant first, always: the command reads as "which module, then how".
-    std::string cmd = "attnscope-cli --variant " + variant_name(s.attention.variant);
+    // The variant first, always: the command reads as "which module, then how". A GPT
+    // model replaces the module: then --model first, and only the settings a model takes
+    // (the app keeps the module's controls' values, which the CLI would refuse).
+    std::string cmd = "attnscope-cli";
+    if (!s.model) cmd += " --variant " + variant_name(s.attention.variant);
     const std::vector<std::string> flags = settings_flags(s);  // the settings table's, in its order
     for (size_t i = 0; i < flags.size(); ++i) {
         const SettingRow& row = *find_setting_flag(flags[i]);
         const bool alone = row.type == SettingType::Switch || row.type == SettingType::SwitchOff;
         std::string item = " " + flags[i];
         if (!alone) item += " " + shell_quote(flags[++i]);
-        if (std::string(row.key) != "variant") cmd += item;
+        const std::string key = row.key;
+        if (key == "variant") continue;
+        if (s.model && (!applies(row, s) || (key == "seed" && *s.model != "gpt-ch4"))) continue;
+        if (key == "model") cmd.insert(std::string("attnscope-cli").size(), item);
+        else cmd += item;
     }
     return cmd;
 }

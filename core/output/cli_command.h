@@ -7,8 +7,9 @@
 
 namespace attn {
 
-// The attnscope-cli command for these settings: --variant, then every flag whose value
-// differs from the default, quoted for a POSIX shell. Leaves out --stages, --time and the
+// The attnscope-cli command for these settings: --variant (with a GPT model --model, and
+// only the flags a model takes), then every flag whose value differs from the default,
+// quoted for a POSIX shell. Leaves out --stages, --time and the
 // output-mode flags (--emit-pytorch, --export).
 std::string cli_command(const Settings& s);
 

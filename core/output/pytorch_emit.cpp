@@ -3,8 +3,11 @@
 // the classes come from the files pytorch_emit_parts.h lists.
 #include "output/pytorch_emit.h"
 
+#include <algorithm>
 #include <sstream>
 
+#include "model/model_run.h"
+#include "output/pytorch_emit_model.h"
 #include "output/pytorch_emit_parts.h"
 
 namespace attn {
@@ -276,6 +279,12 @@ void emit_main(std::ostream& py, const Plan& plan, const Names& names) {
 
 std::string emit_pytorch(const Settings& s, const Run& run) {
     using namespace pytorch_emit_parts;
+    if (run.model) {  // a model's layer, as the app shows it: the model's program
+        Settings shown = s;
+        shown.layer = std::max(run.model->layer, 0);
+        shown.head = s.head.value_or(std::max(run.model->head, 0));
+        return emit_model_pytorch(shown, *run.model, true);
+    }
     const Plan plan = plan_for(s);
     Names names;
     std::ostringstream py;

@@ -14,6 +14,9 @@
 //   pytorch_emit_classes_mla.cpp    ch04's MultiHeadLatentAttention
 //   pytorch_emit_kv_cache.cpp       the JSON's kv_cache, measured on the module's own cache
 //   pytorch_emit.cpp                the header, the forward pass, the JSON, the main block
+// and a GPT model's program (pytorch_emit_model.h):
+//   pytorch_emit_model_weights.cpp  the book's GPTModel and loader (quoted scripts), the model
+//   pytorch_emit_model.cpp          the header, the tokens, the forward pass, the prints, the JSON
 // Nothing here is meant for other callers.
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/model_source.h"
 #include "output/pytorch_emit.h"
 
 namespace attn::pytorch_emit_parts {
@@ -167,5 +171,19 @@ std::string class_mla(bool bias);
 
 std::string kv_cache_helper();             // the Python function the JSON calls
 std::string kv_cache_call(const Plan& plan);  // its call for the plan's module
+
+// ---------------------------------------------------------------------------------
+// A GPT model's classes and weights (pytorch_emit_model_weights.cpp)
+// ---------------------------------------------------------------------------------
+
+// The absolute path of the model's safetensors file ("" for gpt-ch4). Throws
+// ModelFileError when the file is no longer there or has no name Python can spell.
+std::string model_file_path(const LoadedModel& model);
+// The book's chapter 4 classes and generate_text_simple; with `sampled` chapter 5's
+// generate; with `from_file` the safetensors reader and chapter 5's load_weights_into_gpt.
+void emit_gpt_classes(std::ostream& py, bool from_file, bool sampled);
+// Defines `model` in eval mode: gpt-ch4 as the book draws it, or GPTModel(GPT_CONFIG) with
+// the weights of `file` (model_file_path's). Returns the configuration's Python name.
+std::string emit_gpt_model(std::ostream& py, const LoadedModel& model, const std::string& file);
 
 }  // namespace attn::pytorch_emit_parts

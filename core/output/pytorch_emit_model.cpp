@@ -1,0 +1,224 @@
+// emit_model_pytorch: a GPT model's program, section by section. This file writes its
+// header, the tokens, the forward pass with its prints and the JSON; the classes and the
+// model come from pytorch_emit_model_weights.cpp.
+#include "output/pytorch_emit_model.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "attention/pipeline.h"
+#include "output/cli_command.h"
+#include "output/pytorch_emit_parts.h"
+#include "text/gpt2_tokenizer.h"
+
+namespace attn {
+
+namespace pytorch_emit_parts {
+
+namespace {
+
+// What the sections share.
+struct ModelProgram {
+    explicit ModelProgram(const ModelRun& r) : run(r) {}
+    const ModelRun& run;
+    std::string command;   // the attnscope-cli command that shows the same (the text's tokens)
+    int layer = 0, head = 0;
+    std::size_t prompt = 0;       // how many of run.tokens are the text's
+    int generate = 0;             // tokens the program generates (the CLI's --generate)
+    Sampling sampling;            // how: the argmax, or chapter 5's sampling
+    std::string file;             // the safetensors file's absolute path ("" for gpt-ch4)
+    std::string config;           // the configuration's Python name
+    bool app = false;             // for the app's File menu: the tokens in view
+};
+
+std::string token_text(int64_t id) {
+    return id < Gpt2Tokenizer::kVocabSize ? gpt2_tokenizer().token_display(id) : "<" + std::to_string(id) + ">";
+}
+
+std::string plural(std::size_t n, const std::string& one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
+
+void emit_header(std::ostream& py, const ModelProgram& p) {
+    const ModelRun& run = p.run;
+    const GptConfig& c = run.model.model->cfg;
+    const std::size_t in_view = run.tokens.ids.size() - p.prompt;
+    const std::string what = run.model.file.empty() ? "chapter 4's GPTModel, seeded " + std::to_string(run.model.seed) +
+                                                          " and untrained"
+                                                    : "the checkpoint " + run.model.name;
+    py << "# attnscope, reproduced in PyTorch: " << what << ",\n"
+       << "# " << plural(static_cast<std::size_t>(c.n_layers), "layer") << " of "
+       << plural(static_cast<std::size_t>(c.n_heads), "head") << ", " << c.emb_dim << "-d embeddings.\n"
+       << "#\n"
+       << "# This program runs, with the code of \"Build a Large Language Model (From Scratch)\" (chapter 4's\n"
+       << "# GPTModel" << (p.generate && !p.sampling.sampled() ? " and generate_text_simple" : "")
+       << (run.model.file.empty() ? "" : ", chapter 5's load_weights_into_gpt")
+       << (p.generate && p.sampling.sampled() ? ", chapter 5's generate" : "") << "), what attnscope shows for\n"
+       << "#\n"
+       << "#     " << p.command << "\n"
+       << "#\n";
+    if (in_view > 0)
+        py << "# and the " << plural(in_view, "token") << " attnscope's window generated after the text: it reads the\n"
+           << "# text's " << plural(p.prompt, "token") << " and those, " << run.tokens.ids.size() << " in all, as the window showed them.\n"
+           << "#\n";
+    py << "# Run it with PyTorch (python3 this_file.py; no other package): it prints layer " << p.layer << "'s head "
+       << p.head << "\n"
+       << "# attention weights, the " << run.next_tokens.size() << " most probable next tokens"
+       << (p.generate ? " and the " + plural(static_cast<std::size_t>(p.generate),
+                                             p.sampling.sampled() ? "sampled token" : "greedy token")
+                      : std::string())
+       << ",\n"
+       << "# then, as its last line, the same as JSON, named as attnscope-cli's JSON names them:\n"
+       << "# layers[" << p.layer << "][\"heads\"][" << p.head << "][\"weights\"]"
+       << (p.generate ? ", next_token and generated" : " and next_token") << ". With --json it prints only that line.\n"
+       << "# It encodes nothing itself: the token ids are attnscope's GPT-2 byte-pair encoding.\n"
+       << "#\n"
+       << "# Written by " << (p.app ? "attnscope's File > Copy as PyTorch" : "attnscope-cli --emit-pytorch") << ".\n"
+       << "import json\n"
+       << (p.file.empty() ? "" : "import struct\n")  // the safetensors reader's
+       << "import sys\n"
+       << "\n"
+       << (p.file.empty() ? "" : "import numpy as np\n")
+       << "import torch\n"
+       << "import torch.nn as nn\n";
+}
+
+void emit_tokens(std::ostream& py, const Settings& s, const ModelProgram& p) {
+    const ModelRun& run = p.run;
+    py << "\n\n" << section("The text and its tokens")
+       << "# GPT-2's byte-pair encoding of the text (tiktoken.get_encoding(\"gpt2\")'s ids), as attnscope\n"
+       << "# computed it, written out: this program needs no tokenizer.\n";
+    const std::size_t extra = run.tokens.ids.size() - p.prompt;
+    if (extra > 0)
+        py << "# The last " << plural(extra, "id") << " are the tokens attnscope generated after the text.\n";
+    py << "text = " << py_str(s.text) << "\n"
+       << "token_ids = " << py_ints(run.tokens.ids, 13) << "\n"
+       << "tokens = " << py_strs(run.tokens.tokens, 10) << "  # each id as attnscope shows it\n";
+    // The prints name the tokens they list; the program has no vocabulary, so attnscope
+    // writes the few it will meet (those of the model in the file: another file may differ).
+    std::map<int64_t, std::string> texts;
+    for (std::size_t i = 0; i < run.tokens.ids.size(); ++i) texts[run.tokens.ids[i]] = run.tokens.tokens[i];
+    for (const TokenProbability& t : run.next_tokens) texts.emplace(t.id, token_text(t.id));
+    if (p.generate > 0)
+        for (const int64_t id : run.generated) texts.emplace(id, token_text(id));
+    std::vector<std::string> items;
+    for (const auto& [id, text] : texts) items.push_back(std::to_string(id) + ": " + py_str(text));
+    std::string dict = py_list(items, 13);
+    dict.front() = '{';
+    dict.back() = '}';
+    py << "# For the prints: the texts of the ids attnscope's run met (tokens, next tokens, generated).\n"
+       << "TOKEN_TEXT = " << dict << "\n";
+}
+
+void emit_forward(std::ostream& py, const ModelProgram& p) {
+    py << "\n\n" << section("The forward pass")
+       << "layer, head = " << p.layer << ", " << p.head << "  # the head attnscope shows (--layer " << p.layer << " --head "
+       << p.head << ")\n"
+       << "attention = model.trf_blocks[layer].att\n"
+       << "attention.keep_weights = True  # attnscope: keep the softmax weights of this block's heads\n"
+       << "idx = torch.tensor([token_ids])  # a batch of one text\n"
+       << "with torch.no_grad():\n"
+       << "    logits = model(idx)\n"
+       << "attention.keep_weights = False\n"
+       << "attn_weights = attention.last_weights[0, head]  # [queries, keys]: rows sum to 1, the future is 0\n"
+       << "\n"
+       << "# The next token: the softmax of the last position's logits, its " << p.run.next_tokens.size()
+       << " most probable ids.\n"
+       << "probas = torch.softmax(logits[0, -1], dim=-1)\n"
+       << "top = torch.topk(probas, " << p.run.next_tokens.size() << ")\n";
+    if (p.generate > 0 && !p.sampling.sampled())
+        py << "\n"
+           << "# Chapter 4's greedy generation: the most probable next token, appended, " << p.generate
+           << (p.generate == 1 ? " time" : " times") << ".\n"
+           << "out = generate_text_simple(model=model, idx=idx, max_new_tokens=" << p.generate << ",\n"
+           << "                           context_size=" << p.config << "[\"context_length\"])\n"
+           << "generated = out[0, len(token_ids):].tolist()\n";
+    if (p.generate > 0 && p.sampling.sampled()) {
+        const std::string top_k = p.sampling.top_k ? std::to_string(*p.sampling.top_k) : "None";
+        py << "\n"
+           << "# Chapter 5's generate: " << (p.sampling.top_k ? "the " + top_k + " largest logits, " : std::string())
+           << "divided by the temperature, then\n"
+           << "# torch.multinomial on their softmax, " << p.generate << (p.generate == 1 ? " time" : " times")
+           << ", its random stream seeded once before.\n"
+           << "torch.manual_seed(" << p.sampling.seed << ")\n"
+           << "out = generate(model=model, idx=idx, max_new_tokens=" << p.generate << ",\n"
+           << "               context_size=" << p.config << "[\"context_length\"], top_k=" << top_k
+           << ", temperature=" << py_float(p.sampling.temperature) << ")\n"
+           << "generated = out[0, len(token_ids):].tolist()\n";
+    }
+}
+
+void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
+    py << "\n\n" << section("The numbers, as attnscope-cli prints them")
+       << "def attnscope_json():\n"
+       << "    return {\n"
+       << "        \"token_ids\": token_ids,\n"
+       << "        \"layer\": layer,\n"
+       << "        \"head\": head,\n"
+       << "        \"weights\": attn_weights.tolist(),  # attnscope-cli's layers[layer][\"heads\"][head][\"weights\"]\n"
+       << "        \"next_token\": [{\"id\": i, \"prob\": p} for i, p in zip(top.indices.tolist(), top.values.tolist())],\n";
+    if (p.generate > 0) py << "        \"generated\": generated,\n";
+    py << "    }\n"
+       << "\n\n"
+       << "if __name__ == \"__main__\":\n"
+       << "    if sys.argv[1:] != [\"--json\"]:  # the prints; --json leaves only the JSON line\n"
+       << "        print(\"token ids:\", token_ids)\n"
+       << "        print(f\"layer {layer}, head {head}: attention weights (rows: queries, columns: keys)\")\n"
+       << "        print(attn_weights)\n"
+       << "        print(\"the most probable next tokens (id, probability, text):\")\n"
+       << "        for i, p in zip(top.indices.tolist(), top.values.tolist()):\n"
+       << "            print(f\"{i:8d}  {p:.6f}  {TOKEN_TEXT.get(i, '?')!r}\")\n";
+    if (p.generate > 0)
+        py << "        print(\"generated:\", generated, [TOKEN_TEXT.get(i, \"?\") for i in generated])\n";
+    py << "    print(json.dumps(attnscope_json()))\n";
+}
+
+}  // namespace
+
+}  // namespace pytorch_emit_parts
+
+std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool generated_in_view) {
+    using namespace pytorch_emit_parts;
+    const GptConfig& c = run.model.model->cfg;
+    ModelProgram p(run);
+    p.layer = s.layer.value_or(0);
+    p.head = s.head.value_or(0);
+    if (p.layer < 0 || p.layer >= c.n_layers || p.layer >= static_cast<int>(run.trace.blocks.size()))
+        throw InputError("--layer " + std::to_string(p.layer) + ": the model has " + std::to_string(c.n_layers) + " layers");
+    if (p.head < 0 || p.head >= c.n_heads)
+        throw InputError("--head " + std::to_string(p.head) + ": the model has " + std::to_string(c.n_heads) + " heads a layer");
+    if (run.tokens.ids.empty() || run.next_tokens.empty()) throw InputError("the run has no tokens to reproduce");
+    const std::size_t in_view = generated_in_view ? std::min(run.generated.size(), run.tokens.ids.size() - 1) : 0;
+    p.prompt = run.tokens.ids.size() - in_view;
+    p.generate = generated_in_view ? 0 : static_cast<int>(run.generated.size());
+    p.sampling = run.sampler.how();
+    p.app = generated_in_view;
+    Settings shown = s;  // the CLI's command for the same head, on the text alone
+    shown.layer = p.layer;
+    shown.head = p.head;
+    if (generated_in_view) {  // the program reads the generated tokens: how they came does not matter
+        shown.generate = 0;
+        shown.sampling = Sampling{};
+    }
+    p.command = cli_command(shown);
+    p.file = model_file_path(run.model);
+
+    std::ostringstream py;
+    emit_header(py, p);
+    emit_gpt_classes(py, !p.file.empty(), p.generate > 0 && p.sampling.sampled());
+    p.config = emit_gpt_model(py, run.model, p.file);
+    emit_tokens(py, s, p);
+    emit_forward(py, p);
+    emit_json_and_main(py, p);
+    return py.str();
+}
+
+std::string model_program_problem(const ModelRun& run) {
+    try {
+        pytorch_emit_parts::model_file_path(run.model);
+        return "";
+    } catch (const UserError& e) {
+        return e.what();
+    }
+}
+
+}  // namespace attn

@@ -1,0 +1,62 @@
+"""Compares what a GPT model's emitted PyTorch program printed with attnscope-cli's JSON
+(tests/emit_pytorch_model.test.sh): python3 compare_model_program.py CLI.json PROGRAM.out
+
+PROGRAM.out's last line is the program's JSON: token_ids, layer, head, weights,
+next_token [{id, prob}], generated (with --generate). Each stage agrees within 1e-4 of
+its scale (its largest absolute value in the CLI's JSON): the head's weights against
+layers[layer]["heads"][head]["weights"], the next tokens' probabilities rank by rank (the
+ids too, unless two probabilities are that close: a tie may come in either order). The
+token ids and the generated ids agree exactly. Prints one line: what was compared, or
+what differs (exit 1).
+"""
+import json
+import sys
+
+TOLERANCE = 1e-4
+
+
+def main(cli_path, program_path):
+    cli = json.load(open(cli_path))
+    lines = open(program_path).read().splitlines()
+    if not lines:
+        return "the program printed nothing"
+    program = json.loads(lines[-1])
+    if program["token_ids"] != cli["token_ids"]:
+        return f"token ids {program['token_ids']} != the CLI's {cli['token_ids']}"
+    layer, head = program["layer"], program["head"]
+    want = cli["layers"][layer]["heads"][head]["weights"]
+    got = program["weights"]
+    if len(got) != len(want) or any(len(g) != len(w) for g, w in zip(got, want)):
+        return f"weights of head {layer}.{head}: shape differs from the CLI's"
+    scale = max(abs(v) for row in want for v in row)
+    diff = max(abs(g - w) for gr, wr in zip(got, want) for g, w in zip(gr, wr))
+    if diff > TOLERANCE * scale:
+        return f"weights of head {layer}.{head}: max |difference| {diff:.3g} > {TOLERANCE} x {scale:.3g}"
+
+    want_next, got_next = cli["next_token"], program["next_token"]
+    if len(got_next) != len(want_next):
+        return f"{len(got_next)} next tokens, the CLI {len(want_next)}"
+    p_scale = max(t["prob"] for t in want_next)
+    p_tol = TOLERANCE * p_scale
+    p_diff = max(abs(g["prob"] - w["prob"]) for g, w in zip(got_next, want_next))
+    if p_diff > p_tol:
+        return f"next-token probabilities: max |difference| {p_diff:.3g} > {TOLERANCE} x {p_scale:.3g}"
+    probs = [t["prob"] for t in want_next]
+    for rank, (g, w) in enumerate(zip(got_next, want_next)):
+        tied = any(abs(probs[rank] - probs[other]) <= p_tol for other in (rank - 1, rank + 1) if 0 <= other < len(probs))
+        if g["id"] != w["id"] and not tied:
+            return f"next token {rank}: id {g['id']}, the CLI's {w['id']}"
+
+    if program.get("generated") != cli.get("generated"):
+        return f"generated {program.get('generated')} != the CLI's {cli.get('generated')}"
+    generated = f", generated {cli['generated']}" if "generated" in cli else ""
+    print(f"head {layer}.{head}: weights within {diff:.2g} (scale {scale:.2g}), "
+          f"{len(want_next)} next tokens within {p_diff:.2g} (scale {p_scale:.2g}){generated}")
+    return None
+
+
+if __name__ == "__main__":
+    problem = main(sys.argv[1], sys.argv[2])
+    if problem:
+        print(problem)
+        sys.exit(1)

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# attnscope-cli --model M --emit-pytorch: the program it prints, run with Debian's PyTorch
+# (/usr/bin/python3 with python3-torch only: no safetensors or transformers package),
+# prints the head's attention weights and the next tokens of attnscope-cli's JSON within
+# 1e-4 of each one's scale, and the same generated ids (tests/compare_model_program.py):
+# the shipped sotu-small (two texts, two heads and the default 0.0, --generate greedy and
+# sampled as chapter 5's generate samples), chapter 4's seeded gpt-ch4 (the book's "Hello,
+# I am"), and small checkpoints with transformer. names, F16 and buffers, BF16 with heads
+# of 64 and an untied lm_head. A program with a fault put in (c_attn's query weights not
+# transposed) must fail the comparison. Bad input: exit 2, one line.
+# Usage: tests/emit_pytorch_model.test.sh BUILD_DIR   (ctest passes the build directory)
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/cli_lib.sh" "${1:-}" torch
+golden="$here/golden/checkpoints"
+
+# agree NAME ARGS...: the CLI's JSON as NAME.json, its program as NAME.py; the program's
+# prints then its JSON line (NAME.out) agree with the JSON.
+agree() {
+    local name=$1
+    shift
+    if ! "$cli" "$@" >"$tmp/$name.json" 2>"$tmp/err" || ! "$cli" "$@" --emit-pytorch >"$tmp/$name.py" 2>"$tmp/err"; then
+        fail "$name" "attnscope-cli failed"
+        return
+    fi
+    if ! "$python" "$tmp/$name.py" >"$tmp/$name.out" 2>"$tmp/err"; then
+        fail "$name" "the program failed: $(tail -n 1 "$tmp/err")"
+        return
+    fi
+    if [[ $(wc -l <"$tmp/$name.out") -lt 4 ]]; then
+        fail "$name" "expected the prints before the JSON line"
+        return
+    fi
+    if ! "$python" "$here/compare_model_program.py" "$tmp/$name.json" "$tmp/$name.out" >"$tmp/compared" 2>&1; then
+        fail "$name" "$(tail -n 1 "$tmp/compared")"
+        return
+    fi
+    echo "ok:   $name: $(cat "$tmp/compared")"
+    passed=$((passed + 1))
+}
+
+started=$SECONDS
+agree sotu_head_1.2_generate_3 --model sotu-small --text "The state of the Union is" --layer 1 --head 2 --generate 3
+agree sotu_head_5.4 --model sotu-small --text "We the people of the United States, in order to form a more perfect union," \
+    --layer 5 --head 4
+agree sotu_default_head_0.0 --model sotu-small --text "Congress shall make no law"
+agree sotu_sampled_top_k --model sotu-small --text "Every effort moves you" --generate 5 --temperature 1.4 --top-k 25 \
+    --sample-seed 7 --layer 2 --head 1
+agree gpt_ch4_seed_123 --model gpt-ch4 --seed 123 --text "Hello, I am" --generate 2
+agree f16_transformer_prefix --model "$golden/f16-prefixed" --text "A!B!C" --layer 2 --head 1
+agree bf16_64wide_untied_head --model "$golden/bf16-64wide/model.safetensors" --text "A!B" --generate 2
+
+# The program reads the file at the path at its top, as the model loaded it.
+if grep -qx "MODEL_FILE = \"$golden/f16-prefixed/model.safetensors\"" "$tmp/f16_transformer_prefix.py" &&
+    grep -qx "torch.manual_seed(123)" "$tmp/gpt_ch4_seed_123.py" && ! grep -q "MODEL_FILE" "$tmp/gpt_ch4_seed_123.py"; then
+    echo "ok:   the model file's absolute path at the top; gpt-ch4 drawn after torch.manual_seed(123)"
+    passed=$((passed + 1))
+else
+    fail "the model's source" "no MODEL_FILE line with the absolute path, or gpt-ch4 not seeded 123"
+fi
+
+# The comparison has teeth: query weights loaded without chapter 5's transpose.
+if [[ -s $tmp/sotu_head_1.2_generate_3.py ]]; then
+    sed 's/assign(b.att.W_query.weight, q_w.T)/assign(b.att.W_query.weight, q_w)/' "$tmp/sotu_head_1.2_generate_3.py" \
+        >"$tmp/broken.py"
+    if cmp -s "$tmp/broken.py" "$tmp/sotu_head_1.2_generate_3.py"; then
+        fail "a broken program" "the transpose to break is not in the program"
+    elif "$python" "$tmp/broken.py" >"$tmp/broken.out" 2>"$tmp/err" &&
+        ! "$python" "$here/compare_model_program.py" "$tmp/sotu_head_1.2_generate_3.json" "$tmp/broken.out" >"$tmp/compared"; then
+        echo "ok:   a program loading W_query untransposed fails: $(cat "$tmp/compared")"
+        passed=$((passed + 1))
+    else
+        fail "a broken program" "loading W_query untransposed was not caught"
+    fi
+fi
+
+# Bad input: exit 2, one line, nothing on stdout.
+expect_error "a model that is not there" "nothing.safetensors: no such file" \
+    --model "$tmp/nothing.safetensors" --text hi --emit-pytorch
+expect_error "a layer the model does not have" "the model has 6 layers" \
+    --model sotu-small --text hi --layer 6 --head 0 --emit-pytorch
+expect_error "a chapter 3 setting with a model" "--d-out describes the chapter 3 module" \
+    --model sotu-small --text hi --d-out 4 --emit-pytorch
+expect_error "--export with a model" "--model prints JSON or --emit-pytorch only" \
+    --model sotu-small --text hi --export "$tmp/out"
+
+echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
+[[ $failed -eq 0 ]]
