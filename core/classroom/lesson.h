@@ -77,6 +77,7 @@ Settings step_settings(const LessonStep& step);
 //   {token[i]} {token2[i]} {d_k} {sqrt_d_k} {num_tokens} {num_heads} {batch}
 //   {kv_cache_bytes} {mha_cache_bytes} {kv_cache_tokens} {kv_cache_total}   today's variants' cache
 //   {kv_group} {kv_groups} (1-based, as the head strip) {window}
+//   {layer} {prev_score} {best_prev_head} {next_token[i]} …   a model's view: lesson_model_scalars.h
 //   {{ and }}             literal braces
 // Numbers and products are written as core/output/worked_arithmetic.h writes them, the same as
 // the app's cell details: a real minus sign, −∞ for a masked score, (−x) as a factor.

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "classroom/lesson.h"
+#include "classroom/lesson_model_scalars.h"
 #include "attention/stage_catalogue.h"
 #include "output/worked_arithmetic.h"
 
@@ -87,18 +88,19 @@ Placeholder parse_placeholder(const std::string& body) {
         rest = body.substr(colon + 1);
     }
     if (p.fn.empty()) {
-        if (contains(kScalars, rest)) {
+        if (contains(kScalars, rest) || is_model_scalar(rest)) {
             p.scalar = rest;
             return p;
         }
         if (const size_t dot = rest.find('.'); rest.rfind("head", 0) == 0 && dot != std::string::npos &&
-                                               contains(kHeadScalars, rest.substr(dot + 1))) {
+                                               (contains(kHeadScalars, rest.substr(dot + 1)) ||
+                                                is_model_head_scalar(rest.substr(dot + 1)))) {
             p.scalar = rest.substr(dot + 1);
             p.a.head = parse_index(rest.substr(4, dot - 4), body);
             if (p.a.head == kAll) fail("{" + body + "}: head* is not a head");
             return p;
         }
-        for (const std::string name : {"token", "token2"})
+        for (const std::string name : {"token", "token2", "next_token", "next_prob"})
             if (rest.rfind(name + "[", 0) == 0 && rest.back() == ']') {
                 p.scalar = name;
                 p.index = parse_index(rest.substr(name.size() + 1, rest.size() - name.size() - 2), body);
@@ -209,6 +211,8 @@ std::string scalar(const Placeholder& p, Resolver& res) {
     if (p.scalar == "num_tokens") return std::to_string(run.tokens.tokens.size());
     if (p.scalar == "num_heads") return std::to_string(run.trace.heads.size());
     if (p.scalar == "batch") return std::to_string(run.trace.output.size());
+    if (is_model_scalar(p.scalar) || is_model_indexed_scalar(p.scalar))
+        return model_scalar(p.scalar, res.head(p.a), p.index, run);
     const std::string& variant = run.trace.variant;
     if (p.scalar.rfind("kv_cache", 0) == 0 || p.scalar == "mha_cache_bytes") {
         if (!run.trace.kv_cache) fail("the " + variant + " view has no KV cache size (gqa, swa and mla have one)");

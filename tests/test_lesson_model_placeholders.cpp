@@ -1,0 +1,106 @@
+// The placeholders of lessons on a trained model's heads ({prev_score}, {best_prev_head},
+// {next_token[0]}, …; classroom/lesson_model_scalars.h), each held against a value the test
+// computes another way from the same run: the scores from the head's weights on screen
+// (head_score), the best head by a search of its own, the next token from the tokenizer.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "classroom/lesson.h"
+#include "model/head_scores.h"
+#include "model/model_run.h"
+#include "text/gpt2_tokenizer.h"
+
+namespace {
+
+struct ModelStep {
+    attn::LessonStep step;
+    attn::Run run;
+    ModelStep(std::vector<std::string> flags, int head) {
+        step.stage = "weights";
+        step.head = head;
+        step.flags = std::move(flags);
+        run = attn::compute_view(attn::step_settings(step));
+    }
+    std::string operator()(const std::string& text) {
+        step.text = text;
+        attn::validate_step(step, run);
+        return attn::render_step_text(step, run);
+    }
+    std::string error(const std::string& text) {
+        step.text = text;
+        try {
+            attn::validate_step(step, run);
+        } catch (const attn::LessonError& e) {
+            CHECK(attn::render_step_text(step, run) == "—");
+            return e.what();
+        }
+        return "(no error)";
+    }
+};
+
+std::string two(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", x);
+    return buf;
+}
+
+const std::vector<std::string> kFlags = {"--model", "sotu-small", "--layer", "1", "--head", "2", "--text",
+                                         "The Congress of the United States. The Congress of the United States."};
+
+}  // namespace
+
+TEST_CASE("model placeholders: the head's scores are those of the weights on screen", "[lessons][model]") {
+    ModelStep s(kFlags, 2);
+    REQUIRE(s.run.model);
+    const std::vector<int64_t>& ids = s.run.tokens.ids;
+    CHECK(s("{layer}") == "1");
+    for (const int head : {2, 4}) {
+        const attn::Matrix& w = s.run.trace.heads.at(static_cast<size_t>(head)).at("weights");
+        const std::string prefix = head == 2 ? "" : "head4.";
+        CAPTURE(head);
+        CHECK(s("{" + prefix + "prev_score}") == two(attn::head_score(w, ids, attn::HeadType::PreviousToken)));
+        CHECK(s("{" + prefix + "dup_score}") == two(attn::head_score(w, ids, attn::HeadType::DuplicateToken)));
+        CHECK(s("{" + prefix + "induction_score}") == two(attn::head_score(w, ids, attn::HeadType::Induction)));
+        CHECK(s("{" + prefix + "sink_score}") == two(attn::head_score(w, ids, attn::HeadType::FirstToken)));
+    }
+    // Uniform causal attention: row i gives each of its i + 1 keys 1 / (i + 1).
+    const auto T = static_cast<Eigen::Index>(ids.size());
+    attn::Matrix uniform = attn::Matrix::Zero(T, T);
+    for (Eigen::Index i = 0; i < T; ++i) uniform.row(i).head(i + 1).setConstant(1.0f / static_cast<float>(i + 1));
+    CHECK(s("{chance_prev}") == two(attn::head_score(uniform, ids, attn::HeadType::PreviousToken)));
+    CHECK(s("{chance_sink}") == two(attn::head_score(uniform, ids, attn::HeadType::FirstToken)));
+}
+
+TEST_CASE("model placeholders: the best head of a type, and the next tokens", "[lessons][model]") {
+    ModelStep s(kFlags, 2);
+    const attn::ModelRun& m = *s.run.model;
+    // The model's head with the highest previous-token score, first of equals.
+    double best = -1.0;
+    std::string at;
+    for (size_t l = 0; l < m.trace.blocks.size(); ++l)
+        for (size_t h = 0; h < m.trace.blocks[l].attention.heads.size(); ++h) {
+            const double score = attn::head_score(m.trace.blocks[l].attention.heads[h].at("weights"), s.run.tokens.ids,
+                                                  attn::HeadType::PreviousToken);
+            if (score > best + 1e-12) best = score, at = std::to_string(l) + "." + std::to_string(h);
+        }
+    CHECK(s("{best_prev_head}") == at);
+    CHECK(s("{best_prev_score}") == two(best));
+    const attn::Gpt2Tokenizer& gpt2 = attn::gpt2_tokenizer();
+    CHECK(s("{next_token[0]}") == "'" + gpt2.token_display(m.next_tokens[0].id) + "'");
+    CHECK(s("{next_prob[9]}") == two(static_cast<double>(m.next_tokens[9].prob) * 100.0) + "%");
+    CHECK(s("after {token[2]}: {next_token[1]}") == "after" + std::string(" ") + s.run.tokens.tokens[2] + ": '" +
+                                                     gpt2.token_display(m.next_tokens[1].id) + "'");
+}
+
+TEST_CASE("model placeholders: a view without them says why in one line", "[lessons][model]") {
+    ModelStep model(kFlags, 2);
+    CHECK(model.error("{next_token[10]}").find("the 10 most probable") != std::string::npos);
+    CHECK(model.error("{head6.prev_score}").find("head 7 does not exist") != std::string::npos);
+    CHECK(model.error("{best_nothing_head}").find("no stage") != std::string::npos);
+    ModelStep module({"--text", "Your journey starts", "--variant", "mha-wrapper"}, 0);
+    CHECK(module.error("{prev_score}").find("needs a model's view (--model)") != std::string::npos);
+    CHECK(module.error("{next_token[0]}").find("needs a model's view") != std::string::npos);
+}
