@@ -3,8 +3,10 @@
 // checkpoint that loads must run: one forward pass over its first token and the first
 // position, whose next-token probabilities sum to 1.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "fuzz_common.h"
 #include "model/gpt2_checkpoint.h"
@@ -17,6 +19,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const std::string folder = [] {
         const std::string f = "/tmp/attnscope-fuzz-model." + std::to_string(::getpid());
         ::mkdir(f.c_str(), 0700);
+        // libFuzzer ends with exit() when its time is up: leave no folder behind (every
+        // run of the test command left one in /tmp).
+        std::atexit([] {
+            const std::string dir = "/tmp/attnscope-fuzz-model." + std::to_string(::getpid());
+            ::unlink((dir + "/model.safetensors").c_str());
+            ::rmdir(dir.c_str());
+        });
         return f;
     }();
     const std::string path = folder + "/model.safetensors";
