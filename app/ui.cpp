@@ -30,6 +30,26 @@ void run_summary(const LiveRun& live, const attn::Run& run) {
     ImGui::PopStyleColor();
 }
 
+// A model's tokens as chips; a click picks the position whose next tokens are shown, a
+// click on the picked one the last token again. The frame marks the position the
+// controls ask for (a pick past the tokens: the last, as the worker shows it), so that it
+// moves at the click, before the run with its next tokens arrives.
+void pick_next_position(LiveRun& live, const attn::Run& run, const DrawContext& ctx, FrameReport& report) {
+    const std::optional<int>& wanted = live.controls.next_at;
+    const size_t last = run.tokens.ids.size() - 1;
+    const bool picked = wanted && static_cast<size_t>(*wanted) <= last;
+    ChipPick pick;
+    pick.marked = picked ? static_cast<size_t>(*wanted) : last;
+    pick.click_hint = "a click shows the next tokens after this token";
+    pick.marked_hint = picked ? "a click again shows those after the last token"
+                              : "a click keeps the next tokens after this token while tokens are appended";
+    if (const std::optional<size_t> clicked =
+            draw_token_chips("Tokens (GPT-2)", run.tokens, "gpt2", live.run_settings().text, ctx, report.chips, &pick)) {
+        if (picked && *clicked == pick.marked) live.controls.next_at.reset();
+        else live.controls.next_at = static_cast<int>(*clicked);
+    }
+}
+
 // A GPT model's run: the layer x head grid and the next tokens, then the shown head's
 // pipeline as the chapter 3 module's (the run on screen is that layer's attention).
 void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
@@ -42,7 +62,7 @@ void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& m
         text_wrapped("%s · %d layers x %d heads · d_model %d · %s · %zu of %d tokens · computed in %.1f ms",
                      m.model.name.c_str(), cfg.n_layers, cfg.n_heads, cfg.emb_dim, m.model.dtype.c_str(),
                      run.tokens.ids.size(), cfg.context_length, live.last_compute_ms());
-        draw_token_chips("Tokens (GPT-2)", run.tokens, "gpt2", live.run_settings().text, ctx, report.chips);
+        pick_next_position(live, run, ctx, report);
         ImGui::Separator();
     }
     const ViewTab tab = c.focus ? c.tab : draw_view_tabs(c, report.widgets);
@@ -58,13 +78,15 @@ void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& m
             live.select_head(*clicked);
         return;
     }
-    const ModelViewChoice choice = draw_model_view(run, m.layer, head, live.generating, ctx, report.heatmaps, report.widgets);
+    const ModelViewChoice choice =
+        draw_model_view(run, m.layer, head, live.generating, live.controls.next_at, ctx, report.heatmaps, report.widgets);
     if (choice.select) {
         live.controls.layer = choice.select->first;
         live.select_head(choice.select->second);
     }
     if (choice.append) ++live.controls.generate;
     if (choice.clear) live.controls.generate = 0;
+    if (choice.next_at_last) live.controls.next_at.reset();
     if (choice.generate) live.generating = choice.generate;
     if (choice.stop || !live.error().empty()) live.generating = 0;
     // One token a run: the next is asked for once the run with the last one arrived.

@@ -4,6 +4,9 @@
 # append the most likely token (the book's first generated id) and Generate 10 continue
 # with the ids the book prints (from the KV cache, a run a token), File > Open model (Ctrl+M) explains a file that is not a checkpoint in the
 # dialog and opens one that is, and the model list goes back to the chapter 3 module.
+# A click on a token chip shows the next tokens after that token (the CLI's --next-at), a
+# click on it again or Follow the last token the last token's; a picked position keeps
+# its next tokens while Append and Generate add tokens after the last one.
 # Then the shipped model samples as chapter 5's generate does, a token a run.
 # Save PyTorch as .py writes the model's program (the book's GPTModel): run with Debian's
 # PyTorch once the window has closed, it prints the CLI's numbers, and saved from the File
@@ -13,6 +16,14 @@ need xvfb-run xdotool python3
 in_own_display
 checkpoints="$TESTS/golden/checkpoints"
 PY=/usr/bin/python3  # Debian's, with python3-torch
+chip_centre() {  # chip_centre I: "x y" of token chip I's centre
+    json "$STATE" "'%d %d' % ((s['chips'][$1]['rect'][0] + s['chips'][$1]['rect'][2]) / 2, (s['chips'][$1]['rect'][1] + s['chips'][$1]['rect'][3]) / 2)"
+}
+# What the CLI predicts after "Hello," (position 1), before the window takes the cores.
+"$CLI" --model gpt-ch4 --text "Hello, I am" --next-at 1 --stages weights >"$WORK/next_at_1.json"
+at_1=$(json "$WORK/next_at_1.json" "[[t['id'], t['prob']] for t in s['next_token']]")
+next_is_cli_at_1="s['model_run']['next_token_position'] == 1 and [t['id'] for t in s['model_run']['next_token']] == [w[0] for w in $at_1]
+    and max(abs(t['prob'] - w[1]) for t, w in zip(s['model_run']['next_token'], $at_1)) <= 1e-4 * $at_1[0][1]"
 
 start_app --model gpt-ch4 --text "Hello, I am" --save-py "$WORK/model.py"
 check "window appears" test -n "$WID"
@@ -24,12 +35,27 @@ check "12 x 12 tiles" wait_state "sum(k.startswith('model/') for k in s['heatmap
 check "the pipeline shows head 0.0 with every stage" \
     wait_state "s['model_run']['layer'] == 0 and s['model_run']['head'] == 0 and 'W_query' in s['heatmaps']"
 window_shot "$WORK/model.png"
+check "the next tokens follow the last token, its chip marked" \
+    wait_state "s['next_at'] is None and s['model_run']['next_token_position'] == 3 and [c['marked'] for c in s['chips']] == [False, False, False, True]"
+last_next=$(json "$STATE" "[t['id'] for t in s['model_run']['next_token']]")
+
+read -r x y <<<"$(chip_centre 1)"
+click "$x" "$y"
+check "a click on the ',' chip shows the next tokens after it: the CLI's --next-at 1" \
+    wait_state "$(settled) and s['next_at'] == 1 and s['chips'][1]['marked'] and $next_is_cli_at_1"
+click "$x" "$y"
+check "a click on it again: the last token's again" \
+    wait_state "$(settled) and s['next_at'] is None and s['model_run']['next_token_position'] == 3
+                and [t['id'] for t in s['model_run']['next_token']] == $last_next"
+click "$x" "$y"
+check "picked again" wait_state "$(settled) and s['next_at'] == 1 and $next_is_cli_at_1 and 'next_at_last' in s['widgets']"
 
 read -r x y <<<"$(widget_centre append_token)"
 click "$x" "$y"
 check "the button appends the book's first generated token (by id; the text stays)" \
     wait_state "$(settled) and s['token_ids'] == [15496, 11, 314, 716, 27018] and s['generate'] == 1 and s['text'] == 'Hello, I am'"
 check "that token came from the KV cache" wait_state "s['model_run']['extended'] or s['model_run']['head'] == 0"
+check "after it the next tokens after ',' stay the CLI's" wait_state "$(settled) and len(s['token_ids']) == 5 and $next_is_cli_at_1"
 read -r x y <<<"$(widget_centre generate)"
 click "$x" "$y"
 book="[15496, 11, 314, 716, 27018, 24086, 47843, 30961, 42348, 7267]"
@@ -37,6 +63,14 @@ check "Generate 10 continues with the ids the book prints, one run a token" \
     wait_state "$(settled) and s['generating'] == 0 and s['generate'] == 11 and s['token_ids'][:10] == $book and len(s['token_ids']) == 15"
 check "then the shown head's every stage comes back with a full run" \
     wait_state "$(settled) and not s['model_run']['extended'] and s['model_run']['head'] == 0 and 'W_query' in s['heatmaps']"
+check "15 tokens on, the next tokens after ',' are still the CLI's" wait_state "$(settled) and $next_is_cli_at_1"
+read -r x y <<<"$(widget_centre next_at_last)"
+click "$x" "$y"
+check "Follow the last token: the 15th token's" \
+    wait_state "$(settled) and s['next_at'] is None and s['model_run']['next_token_position'] == 14 and s['chips'][14]['marked']"
+read -r x y <<<"$(chip_centre 1)"
+click "$x" "$y"
+check "',' picked once more, for the program saved below" wait_state "$(settled) and s['next_at'] == 1 and $next_is_cli_at_1"
 
 # The grid is taller than the window: the wheel over the view scrolls tile 1.5 into sight.
 read -r x y <<<"$(json "$STATE" "'%d %d' % ((s['viewport'][0] + s['viewport'][2]) / 2, (s['viewport'][1] + s['viewport'][3]) / 2)")"
@@ -92,7 +126,7 @@ check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
 "$CLI" --model gpt-ch4 --text "Hello, I am" >"$WORK/cli.json"
 check "the program saved at start prints the CLI's head 0.0 weights and next tokens" \
     bash -c "$PY '$WORK/model.py' >'$WORK/model.out' && $PY '$TESTS/compare_model_program.py' '$WORK/cli.json' '$WORK/model.out'"
-check "the program saved from the menu reads the 15 tokens in view, prints head 1.5 and the window's next tokens" \
+check "the program saved from the menu reads the 15 tokens in view, prints head 1.5 and the window's next tokens (after ',')" \
     $PY -c '
 import json, subprocess, sys
 s = json.load(open(sys.argv[1]))
@@ -100,6 +134,7 @@ p = json.loads(subprocess.run([sys.executable, sys.argv[2], "--json"], check=Tru
 want = s["model_run"]["next_token"]
 assert p["token_ids"] == s["token_ids"] and len(p["token_ids"]) == 15, (p["token_ids"], s["token_ids"])
 assert (p["layer"], p["head"]) == (1, 5) and len(p["weights"]) == 15 and "generated" not in p
+assert p["next_token_position"] == s["model_run"]["next_token_position"] == 1
 assert [t["id"] for t in p["next_token"]] == [t["id"] for t in want]
 assert max(abs(a["prob"] - b["prob"]) for a, b in zip(p["next_token"], want)) <= 1e-4 * max(t["prob"] for t in want)
 ' "$WORK/shown-state.json" "$WORK/shown.py"

@@ -83,6 +83,14 @@ expect_error "top-k over the vocabulary" "--top-k 50258: the model's vocabulary 
     --model sotu-small --text "Every effort moves you" --generate 5 --temperature 1 --top-k 50258
 expect_error "sampling without a model" "--temperature needs --model" --temperature 1.4
 expect_error "a sampling seed without a model" "--sample-seed needs --model" --sample-seed 5
+# --next-at P: a position of the text's tokens (0-based); generated tokens come after the
+# text and are not among them. Refused before the model runs.
+expect_error "next-at past the text" "--next-at 4: the text has 4 GPT-2 tokens \(positions 0\.\.3\)" \
+    --model sotu-small --text "Hello, I am" --next-at 4
+expect_error "next-at on a generated token" "--next-at 5: the text has 4 GPT-2 tokens \(positions 0\.\.3\)" \
+    --model sotu-small --text "Hello, I am" --generate 3 --next-at 5
+expect_error "next-at -1" "--next-at must be between 0 and 65535, got -1" --model sotu-small --next-at -1
+expect_error "next-at without a model" "--next-at needs --model" --next-at 2
 
 # A good run: valid JSON (masked scores give null, never -Infinity), no NaN/Infinity.
 check_json() {

@@ -38,8 +38,18 @@ expect_json "gpt-ch4 generates the book's ids" \
      and all(rows_are_causal_softmax(h["weights"]) and len(h["weights"]) == 4 for l in d["layers"] for h in l["heads"])
      and len(d["next_token"]) == 10 and d["next_token"][0]["id"] == 27018 and d["next_token"][0]["token"] == " Feature"
      and all(a["prob"] >= b["prob"] for a, b in zip(d["next_token"], d["next_token"][1:]))
+     and d["next_token_position"] == 3
      and d["sampling"] == {"method": "argmax", "temperature": 0, "top_k": None, "seed": 123}' \
     --model gpt-ch4 --text "Hello, I am" --generate 6
+# --next-at P: the next tokens after position P are those after the text cut there (the
+# model is causal), and generation still continues after the last token.
+"$cli" --model gpt-ch4 --text "Hello," >"$tmp/cut.json" 2>"$tmp/err"
+expect_json "--next-at 1 predicts after 'Hello,' and generates the book's ids" \
+    "d['next_token_position'] == 1 and d['generated'] == [27018, 24086, 47843, 30961, 42348, 7267]
+     and [t['id'] for t in d['next_token']] == [t['id'] for t in json.load(open('$tmp/cut.json'))['next_token']]
+     and max(abs(a['prob'] - b['prob']) for a, b in zip(d['next_token'], json.load(open('$tmp/cut.json'))['next_token']))
+         <= 1e-4 * d['next_token'][0]['prob']" \
+    --model gpt-ch4 --text "Hello, I am" --generate 6 --next-at 1
 
 # Chapter 5's sampled generation: torch's ids for the book's own call (top_k=25,
 # temperature=1.4, torch.manual_seed(123), 15 tokens after "Every effort moves you"),

@@ -2,12 +2,12 @@
 (tests/emit_pytorch_model.test.sh): python3 compare_model_program.py CLI.json PROGRAM.out
 
 PROGRAM.out's last line is the program's JSON: token_ids, layer, head, weights,
-next_token [{id, prob}], generated (with --generate). Each stage agrees within 1e-4 of
-its scale (its largest absolute value in the CLI's JSON): the head's weights against
-layers[layer]["heads"][head]["weights"], the next tokens' probabilities rank by rank (the
-ids too, unless two probabilities are that close: a tie may come in either order). The
-token ids and the generated ids agree exactly. Prints one line: what was compared, or
-what differs (exit 1).
+next_token [{id, prob}], next_token_position, generated (with --generate). Each stage
+agrees within 1e-4 of its scale (its largest absolute value in the CLI's JSON): the head's
+weights against layers[layer]["heads"][head]["weights"], the next tokens' probabilities
+rank by rank (the ids too, unless two probabilities are that close: a tie may come in
+either order). The token ids, the next tokens' position and the generated ids agree
+exactly. Prints one line: what was compared, or what differs (exit 1).
 """
 import json
 import sys
@@ -33,6 +33,8 @@ def main(cli_path, program_path):
     if diff > TOLERANCE * scale:
         return f"weights of head {layer}.{head}: max |difference| {diff:.3g} > {TOLERANCE} x {scale:.3g}"
 
+    if program.get("next_token_position") != cli["next_token_position"]:
+        return f"next tokens after position {program.get('next_token_position')}, the CLI's {cli['next_token_position']}"
     want_next, got_next = cli["next_token"], program["next_token"]
     if len(got_next) != len(want_next):
         return f"{len(got_next)} next tokens, the CLI {len(want_next)}"
@@ -51,7 +53,8 @@ def main(cli_path, program_path):
         return f"generated {program.get('generated')} != the CLI's {cli.get('generated')}"
     generated = f", generated {cli['generated']}" if "generated" in cli else ""
     print(f"head {layer}.{head}: weights within {diff:.2g} (scale {scale:.2g}), "
-          f"{len(want_next)} next tokens within {p_diff:.2g} (scale {p_scale:.2g}){generated}")
+          f"{len(want_next)} next tokens (after position {cli['next_token_position']}) within {p_diff:.2g} "
+          f"(scale {p_scale:.2g}){generated}")
     return None
 
 

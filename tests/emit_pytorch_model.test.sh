@@ -4,9 +4,10 @@
 # prints the head's attention weights and the next tokens of attnscope-cli's JSON within
 # 1e-4 of each one's scale, and the same generated ids (tests/compare_model_program.py):
 # the shipped sotu-small (two texts, two heads and the default 0.0, --generate greedy and
-# sampled as chapter 5's generate samples), chapter 4's seeded gpt-ch4 (the book's "Hello,
-# I am"), and small checkpoints with transformer. names, F16 and buffers, BF16 with heads
-# of 64 and an untied lm_head. A program with a fault put in (c_attn's query weights not
+# sampled as chapter 5's generate samples, the next tokens after a position picked with
+# --next-at while generation goes on after the last), chapter 4's seeded gpt-ch4 (the
+# book's "Hello, I am"), and small checkpoints with transformer. names, F16 and buffers,
+# BF16 with heads of 64 and an untied lm_head. A program with a fault put in (c_attn's query weights not
 # transposed) must fail the comparison. Bad input: exit 2, one line.
 # Usage: tests/emit_pytorch_model.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
@@ -47,9 +48,19 @@ agree sotu_head_5.4 --model sotu-small --text "We the people of the United State
 agree sotu_default_head_0.0 --model sotu-small --text "Congress shall make no law"
 agree sotu_sampled_top_k --model sotu-small --text "Every effort moves you" --generate 5 --temperature 1.4 --top-k 25 \
     --sample-seed 7 --layer 2 --head 1
+agree sotu_next_at_2_generate_2 --model sotu-small --text "The state of the Union is" --next-at 2 --generate 2
 agree gpt_ch4_seed_123 --model gpt-ch4 --seed 123 --text "Hello, I am" --generate 2
 agree f16_transformer_prefix --model "$golden/f16-prefixed" --text "A!B!C" --layer 2 --head 1
 agree bf16_64wide_untied_head --model "$golden/bf16-64wide/model.safetensors" --text "A!B" --generate 2
+
+# --next-at P: the program takes position P's logits (and the default the last's, -1).
+if grep -qF "probas = torch.softmax(logits[0, 2], dim=-1)" "$tmp/sotu_next_at_2_generate_2.py" &&
+    grep -qF "probas = torch.softmax(logits[0, -1], dim=-1)" "$tmp/sotu_default_head_0.0.py"; then
+    echo "ok:   --next-at 2 reads logits[0, 2]; the default logits[0, -1]"
+    passed=$((passed + 1))
+else
+    fail "--next-at's row of the logits" "no logits[0, 2] in the --next-at 2 program, or no logits[0, -1] by default"
+fi
 
 # The program reads the file at the path at its top, as the model loaded it.
 if grep -qx "MODEL_FILE = \"$golden/f16-prefixed/model.safetensors\"" "$tmp/f16_transformer_prefix.py" &&

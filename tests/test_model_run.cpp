@@ -1,10 +1,13 @@
 // A model run as the app and the CLI make it (core/model/model_run.h): appending tokens
-// from the KV cache gives what a full run of the longer text gives, and the layer view is
-// the chosen layer's attention. The golden f32 checkpoint (vocabulary 97: GPT-2 ids below
-// 97 are single characters such as 'a' 64 and '!' 0).
+// from the KV cache gives what a full run of the longer text gives, the layer view is the
+// chosen layer's attention, and --next-at's next tokens are those of the text cut there.
+// The golden f32 checkpoint (vocabulary 97: GPT-2 ids below 97 are single characters such
+// as 'a' 64 and '!' 0).
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "model/model_run.h"
 #include "text/gpt2_tokenizer.h"
@@ -87,4 +90,123 @@ TEST_CASE("the layer view is the chosen layer's attention, its head with every s
     CHECK_FALSE(view.trace.kept.keeps(1, "scores"));
     CHECK(view.trace.heads[2].at("queries") == run->trace.blocks[1].attention.heads[2].at("queries"));
     CHECK(view.trace.model.at("inputs") == run->trace.blocks[1].normed1);  // what the heads read
+}
+
+namespace {
+
+attn::ModelRun run_at(const attn::LoadedModel& model, const std::string& text, std::optional<int> next_at,
+                      int generate = 0) {
+    attn::Settings s;
+    s.model = model.name;
+    s.text = text;
+    s.next_at = next_at;
+    s.generate = generate;
+    return attn::run_model(s, model, attn::default_budget());
+}
+
+void check_same_next_tokens(const std::vector<attn::TokenProbability>& a, const std::vector<attn::TokenProbability>& b,
+                            double tolerance) {
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        INFO("rank " << i);
+        CHECK(a[i].id == b[i].id);
+        CHECK(std::abs(a[i].prob - b[i].prob) <= tolerance);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("--next-at P: the next tokens of logits row P, those after the text cut after P", "[model_run]") {
+    const attn::LoadedModel model = small_model();
+    const std::string text = "a!b!c!d";  // one token a character
+    const attn::ModelRun last = run_at(model, text, std::nullopt);
+    REQUIRE(last.tokens.ids.size() == text.size());
+    CHECK(last.next_position == static_cast<int64_t>(text.size()) - 1);
+    for (int p = 0; p < static_cast<int>(text.size()); ++p) {
+        INFO("position " << p);
+        const attn::ModelRun run = run_at(model, text, p);
+        CHECK(run.next_position == p);
+        // The row the forward computed, and softmax/top-k of it as for the last position.
+        check_same_next_tokens(run.next_tokens, attn::top_next_tokens(last.trace.logits.row(p), 10), 0.0);
+        // Causal: what follows position P depends on tokens 0..P only. The run of the
+        // text cut there is an independent forward of fewer tokens.
+        const attn::ModelRun cut = run_at(model, text.substr(0, static_cast<size_t>(p) + 1), std::nullopt);
+        REQUIRE(cut.tokens.ids.size() == static_cast<size_t>(p) + 1);
+        check_same_next_tokens(run.next_tokens, cut.next_tokens, 1e-5);
+    }
+}
+
+TEST_CASE("--next-at past the tokens is refused in one line; generation still follows the last token", "[model_run]") {
+    const attn::LoadedModel model = small_model();
+    CHECK_THROWS_AS(run_at(model, "a!b", 3), attn::InputError);
+    CHECK_THROWS_WITH(run_at(model, "a!b", 3), "--next-at 3: the text has 3 GPT-2 tokens (positions 0..2)");
+    CHECK_THROWS_WITH(run_at(model, "a!b", 4, 2), "--next-at 4: the text has 3 GPT-2 tokens (positions 0..2)");
+    const attn::ModelRun pinned = run_at(model, "a!b", 0, 4), unpinned = run_at(model, "a!b", std::nullopt, 4);
+    CHECK(pinned.generated == unpinned.generated);
+    CHECK(pinned.next_position == 0);
+    // The app's run, with the generated tokens in view: a position among them is one.
+    attn::Settings s;
+    s.model = model.name;
+    s.text = "a!b";
+    s.generate = 2;
+    s.next_at = 4;
+    const attn::ModelRun in_view = attn::run_model(s, model, attn::default_budget(), true);
+    CHECK(in_view.next_position == 4);
+    check_same_next_tokens(in_view.next_tokens, attn::top_next_tokens(in_view.trace.logits.row(4), 10), 0.0);
+    s.next_at = 5;
+    CHECK_THROWS_WITH(attn::run_model(s, model, attn::default_budget(), true),
+                      "--next-at 5: the text has 5 tokens with its generated ones (positions 0..4)");
+}
+
+TEST_CASE("appending tokens keeps a picked position's next tokens; unpicked, they follow the last", "[model_run]") {
+    const attn::LoadedModel model = small_model();
+    const attn::Gpt2Tokenizer& gpt2 = attn::gpt2_tokenizer();
+    const attn::ModelRun full_at_2 = run_at(model, "a!b!c!d", 2);
+    // Picked before the new tokens: the previous run's, its next tokens when it showed that
+    // position, else its logits' row.
+    for (const int before : {2, 0}) {
+        INFO("the shorter run's position " << before);
+        const attn::ModelRun shorter = run_at(model, "a!b", before);
+        const std::optional<attn::ModelRun> extended = attn::extend_model_run(shorter, gpt2.encode("a!b!c!d"), 2);
+        REQUIRE(extended);
+        CHECK(extended->next_position == 2);
+        check_same_next_tokens(extended->next_tokens, full_at_2.next_tokens, 1e-5);
+        // And on from the extended run, as Generate does a token a run.
+        const std::optional<attn::ModelRun> again = attn::extend_generated(*extended, 2);
+        REQUIRE(again);
+        CHECK(again->next_position == 2);
+        check_same_next_tokens(again->next_tokens, full_at_2.next_tokens, 1e-5);
+        const std::optional<attn::ModelRun> unpicked = attn::extend_generated(*extended);
+        REQUIRE(unpicked);
+        CHECK(unpicked->next_position == 7);
+        check_same_next_tokens(unpicked->next_tokens, attn::top_next_tokens(unpicked->trace.logits.row(0), 10), 0.0);
+    }
+    // Picked among the new tokens: from that token's cached step.
+    const std::optional<attn::ModelRun> at_new = attn::extend_model_run(run_at(model, "a!b", std::nullopt),
+                                                                        gpt2.encode("a!b!c!d"), 5);
+    REQUIRE(at_new);
+    check_same_next_tokens(at_new->next_tokens, run_at(model, "a!b!c!d", 5).next_tokens, 1e-5);
+    // An extended run keeps its last row of logits only: another earlier position needs a full run.
+    CHECK_FALSE(attn::extend_model_run(*at_new, gpt2.encode("a!b!c!d!"), 1));
+    CHECK_FALSE(attn::extend_model_run(*at_new, gpt2.encode("a!b!c!d!"), 8));  // past the tokens
+    const std::optional<attn::ModelRun> kept = attn::extend_model_run(*at_new, gpt2.encode("a!b!c!d!"), 5);
+    REQUIRE(kept);
+    check_same_next_tokens(kept->next_tokens, at_new->next_tokens, 0.0);
+}
+
+TEST_CASE("another position of a full run is a copy with that row's next tokens", "[model_run]") {
+    const attn::LoadedModel model = small_model();
+    const attn::ModelRun run = run_at(model, "a!b!c", std::nullopt);
+    const std::optional<attn::ModelRun> at_1 = attn::with_next_at(run, 1);
+    REQUIRE(at_1);
+    CHECK(at_1->next_position == 1);
+    check_same_next_tokens(at_1->next_tokens, run_at(model, "a!b!c", 1).next_tokens, 0.0);
+    const std::optional<attn::ModelRun> back = attn::with_next_at(*at_1, std::nullopt);
+    REQUIRE(back);
+    CHECK(back->next_position == 4);
+    check_same_next_tokens(back->next_tokens, run.next_tokens, 0.0);
+    CHECK_FALSE(attn::with_next_at(run, 5));
+    const std::optional<attn::ModelRun> extended = attn::extend_model_run(run, attn::gpt2_tokenizer().encode("a!b!c!"));
+    REQUIRE(extended);
+    CHECK_FALSE(attn::with_next_at(*extended, 1));
 }

@@ -44,6 +44,7 @@ attn::Settings everything_changed() {
     s.layer = 3;
     s.head = 2;
     s.generate = 4;
+    s.next_at = 2;
     s.sampling.temperature = 1.4;
     s.sampling.top_k = 25;
     s.sampling.seed = 7;

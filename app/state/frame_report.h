@@ -32,6 +32,7 @@ struct ChipInfo {  // one chip as drawn, for the state file and the tests
     bool special = false;  // <|endoftext|>
     bool unk = false;      // <|unk|>: a word outside the vocabulary
     int64_t word = -1;     // pieces of one word share it; -1 when the tokenizer has no sub-words
+    bool marked = false;   // the picked one: the position a model's next tokens follow
     Rect rect{};
 };
 

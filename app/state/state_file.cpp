@@ -35,7 +35,8 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
         j["model_run"] = {{"name", m->model.name},          {"dtype", m->model.dtype},
                           {"n_layer", m->model.model->cfg.n_layers}, {"n_head", m->model.model->cfg.n_heads},
                           {"layer", m->layer},              {"head", m->head},
-                          {"next_token", next},             {"extended", m->extended}};
+                          {"next_token", next},             {"extended", m->extended},
+                          {"next_token_position", m->next_position}};
     }
     j["activity"] = live.activity();
     j["generating"] = live.generating;
@@ -75,6 +76,7 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                          {"special", chip.special},
                          {"unk", chip.unk},
                          {"word", chip.word},
+                         {"marked", chip.marked},
                          {"rect", chip.rect}});
     j["chips"] = chips;
     const WindowReport& w = report.window;

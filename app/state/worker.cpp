@@ -93,8 +93,20 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
     attn::Settings s = settings;
     s.layer = std::clamp(settings.layer.value_or(0), 0, cfg.n_layers - 1);
     s.head = std::clamp(detail_head, 0, cfg.n_heads - 1);
+    // A picked position past the tokens in view (a shorter text typed, the generated tokens
+    // removed) shows the last token's, as a layer past the model's shows its last: the
+    // controls keep the pick, and it returns once the tokens reach it.
+    if (s.next_at && static_cast<size_t>(*s.next_at) >= attn::gpt2_tokenizer().encode(s.text).ids.size() +
+                                                          static_cast<size_t>(std::max(s.generate, 0)))
+        s.next_at.reset();
     std::shared_ptr<const attn::ModelRun> run;
-    if (append_only && last_model_run_ && last_model_run_->layer == s.layer) run = append_to_last(s);
+    // Another position picked on the run on screen: its logits have every row already.
+    if (last_model_run_ && s.text == last_text_ && s.generate == last_generate_ &&
+        s.sampling == last_model_run_->sampler.how() && last_model_run_->layer == s.layer &&
+        last_model_run_->head == s.head)
+        if (std::optional<attn::ModelRun> picked = attn::with_next_at(*last_model_run_, s.next_at))
+            run = std::make_shared<const attn::ModelRun>(std::move(*picked));
+    if (!run && append_only && last_model_run_ && last_model_run_->layer == s.layer) run = append_to_last(s);
     if (!run) {
         run = std::make_shared<const attn::ModelRun>(attn::run_model(s, *model_, attn::budget_for(s), true));
         last_text_ = s.text;
@@ -111,11 +123,12 @@ std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Setting
     if (s.text == last_text_ && s.generate > last_generate_) {
         // More generated tokens, one cached step each, the sampler's random stream carried
         // from run to run: the tokens a run generating them all at once has.
-        more = attn::extend_generated(*last_model_run_);
-        for (int n = last_generate_ + 1; more && n < s.generate; ++n) more = attn::extend_generated(*more);
+        // A picked position keeps its next tokens (previous's: later tokens leave them be).
+        more = attn::extend_generated(*last_model_run_, s.next_at);
+        for (int n = last_generate_ + 1; more && n < s.generate; ++n) more = attn::extend_generated(*more, s.next_at);
     } else if (s.generate == 0 && last_generate_ == 0) {
         // Typed words that only add tokens to the last text's.
-        more = attn::extend_model_run(*last_model_run_, attn::gpt2_tokenizer().encode(s.text));
+        more = attn::extend_model_run(*last_model_run_, attn::gpt2_tokenizer().encode(s.text), s.next_at);
     }
     if (!more) return nullptr;
     last_text_ = s.text;

@@ -83,7 +83,7 @@ private:
     std::optional<attn::LoadedModel> model_;
     // The tokens `s` adds to the last model run's, from its cache; null when it adds none
     // (another text, fewer generated tokens, other sampling settings) or cannot (the
-    // context is full).
+    // context is full, or the picked position's next tokens need a full run).
     std::shared_ptr<const attn::ModelRun> append_to_last(const attn::Settings& s);
     std::shared_ptr<const attn::ModelRun> last_model_run_;  // of model_, what an append extends
     std::string last_text_;  // its settings' text and generated tokens

@@ -130,18 +130,42 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
     return clicked;
 }
 
+// Which token the bars follow, and the way back to the last token.
+void draw_next_heading(const attn::ModelRun& m, std::optional<int> next_at, const std::string& after,
+                       const DrawContext& ctx, WidgetRects& widgets, ModelViewChoice& choice) {
+    const int64_t last = static_cast<int64_t>(m.tokens.ids.size()) - 1;
+    ImGui::PushFont(ctx.fonts.heading);
+    text_wrapped("Next token after %s (position %lld%s): the 10 most probable", after.c_str(),
+                 static_cast<long long>(m.next_position), m.next_position == last ? ", the last" : "");
+    ImGui::PopFont();
+    // The line under the heading is as tall as the button's: the bars stay put as it comes and goes.
+    if (next_at) {  // picked: it stays while tokens are appended
+        if (ImGui::Button("Follow the last token")) choice.next_at_last = true;
+        widgets.record("next_at_last");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("the next tokens after the last token, as the text grows");
+        ImGui::SameLine();
+        ImGui::AlignTextToFramePadding();
+        if (*next_at > last)  // the worker shows the last token's meanwhile
+            ImGui::TextDisabled("position %d is past the last token: the last's until the tokens reach it", *next_at);
+        else
+            ImGui::TextDisabled(m.next_position == last ? "picked: it stays while tokens are appended"
+                                                        : "Append and Generate continue after the last token");
+    } else {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextDisabled("Click a token above for the next tokens after it.");
+    }
+}
+
 // The next tokens as bars, and the buttons that append them.
-void draw_next_tokens(const attn::Run& run, int generating, const DrawContext& ctx, WidgetRects& widgets,
-                      ModelViewChoice& choice) {
+void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> next_at, const DrawContext& ctx,
+                      WidgetRects& widgets, ModelViewChoice& choice) {
     const attn::ModelRun& m = *run.model;
-    if (m.next_tokens.empty()) return;
+    if (m.next_tokens.empty() || m.next_position < 0) return;
     const attn::Gpt2Tokenizer& gpt2 = attn::gpt2_tokenizer();
     const auto text_of = [&](int64_t id) {
         return id < attn::Gpt2Tokenizer::kVocabSize ? "'" + gpt2.token_display(id) + "'" : "<" + std::to_string(id) + ">";
     };
-    ImGui::PushFont(ctx.fonts.heading);
-    text_wrapped("Next token after %s: the 10 most probable", text_of(m.tokens.ids.back()).c_str());
-    ImGui::PopFont();
+    draw_next_heading(m, next_at, text_of(m.tokens.ids[static_cast<size_t>(m.next_position)]), ctx, widgets, choice);
     const float word_w = ImGui::CalcTextSize("'abcdefghijklmn'").x;
     const float bar_w = std::min(ImGui::GetContentRegionAvail().x - word_w, 360.0f * ctx.ui_scale);
     const float top = std::max(m.next_tokens.front().prob, 1e-30f);
@@ -214,11 +238,11 @@ void draw_next_tokens(const attn::Run& run, int generating, const DrawContext& c
 
 }  // namespace
 
-ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int generating, const DrawContext& ctx,
-                                HeatmapRegistry& shown, WidgetRects& widgets) {
+ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int generating, std::optional<int> next_at,
+                                const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets) {
     // The prediction first: the grid of a 12-layer model is taller than a screen.
     ModelViewChoice choice;
-    draw_next_tokens(run, generating, ctx, widgets, choice);
+    draw_next_tokens(run, generating, next_at, ctx, widgets, choice);
     ImGui::Separator();
     choice.select = draw_grid(run, layer, head, ctx, shown);
     return choice;

@@ -1,8 +1,9 @@
 #pragma once
-// A GPT model's run: the next tokens after the last position as bars, with a button
-// that appends the most likely one to the text; then (BertViz's model view) every layer
-// x head's attention weights as a tile, one colour scale (0 to 1), each labelled with its
-// strongest head-type score; a click selects the head whose pipeline is drawn below.
+// A GPT model's run: the next tokens after the last position, or one the user picks, as
+// bars, with a button that appends the most likely one after the last to the text; then
+// (BertViz's model view) every layer x head's attention weights as a tile, one colour
+// scale (0 to 1), each labelled with its strongest head-type score; a click selects the
+// head whose pipeline is drawn below.
 // The appended tokens are chosen as the run's sampling settings say (temperature 0: the
 // most likely; else sampled as chapter 5's generate, one random stream across runs).
 #include <cstdint>
@@ -21,11 +22,14 @@ struct ModelViewChoice {
     int generate = 0;                           // tokens to generate, one run each
     bool stop = false;                          // stop generating
     bool clear = false;                         // drop the generated tokens
+    bool next_at_last = false;                  // the next tokens after the last token again
 };
 
 // `run` is the layer view (its model is non-null); `layer` and `head` are shown.
-// `generating`: tokens still to generate (the button then stops it).
-ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int generating, const DrawContext& ctx,
-                                HeatmapRegistry& shown, WidgetRects& widgets);
+// `generating`: tokens still to generate (the button then stops it). `next_at`: the
+// position the controls ask the next tokens after (Settings::next_at; the token chips
+// pick it).
+ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int generating, std::optional<int> next_at,
+                                const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets);
 
 }  // namespace app

@@ -56,7 +56,7 @@ Chip make_chip(const attn::Tokenized& t, size_t i, const std::string& tokenizer)
 
 // The tooltip of chip i: its id, bytes, and the word it is (part of).
 void chip_tooltip(const attn::Tokenized& t, size_t i, size_t group_begin, size_t group_end, const Chip& chip,
-                  const std::string& tokenizer, const std::string& text) {
+                  const std::string& tokenizer, const std::string& text, const ChipPick* pick) {
     ImGui::BeginTooltip();
     ImGui::Text("token %zu: \"%s\"", i + 1, chip.shown.c_str());
     ImGui::Text("id %lld", static_cast<long long>(chip.info.id));
@@ -83,6 +83,10 @@ void chip_tooltip(const attn::Tokenized& t, size_t i, size_t group_begin, size_t
         } else if (chip.info.special) {
             ImGui::TextUnformatted("special token: marks where one text ends and the next begins");
         }
+    }
+    if (pick) {  // positions count from 0, as --next-at's (the line above counts tokens from 1)
+        ImGui::Separator();
+        ImGui::Text("position %zu: %s", i, i == pick->marked ? pick->marked_hint : pick->click_hint);
     }
     ImGui::EndTooltip();
 }
@@ -122,8 +126,9 @@ float lay_out(std::vector<Chip>& chips, float width, const ChipMetrics& m) {
 
 }  // namespace
 
-void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::string& tokenizer,
-                      const std::string& text, const DrawContext& ctx, std::vector<ChipInfo>& shown) {
+std::optional<size_t> draw_token_chips(const char* caption, const attn::Tokenized& t, const std::string& tokenizer,
+                                       const std::string& text, const DrawContext& ctx, std::vector<ChipInfo>& shown,
+                                       const ChipPick* pick) {
     const size_t count = std::min(t.tokens.size(), kMaxChips);
     const float s = ctx.ui_scale;
     const ChipMetrics m{5.0f * s, 7.0f * s, 7.0f * s, 4.0f * s, ImGui::GetTextLineHeight(), ctx.fonts.small->FontSize};
@@ -155,6 +160,7 @@ void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::
     const float rounding = 6.0f * s;
     const UiColors& ui = ui_colors();
     const ImU32 bracket = ui_color32(ui.word_bracket);
+    std::optional<size_t> clicked;
     for (size_t k = 0; k < count; ++k) {
         Chip& c = chips[k];
         const ImVec2 a(origin.x + c.x, origin.y + c.y), b(a.x + c.width, a.y + m.chip_height());
@@ -171,9 +177,15 @@ void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::
         dl->AddText(ImVec2(a.x + m.pad, a.y + m.pad * 0.5f), IM_COL32(0, 0, 0, 255), c.shown.c_str());
         dl->AddText(ctx.fonts.small, m.id_h, ImVec2(a.x + m.pad, b.y - m.id_h - m.pad * 0.5f),
                     c.info.special || c.info.unk ? border : ui_color32(ui.chip_id), c.label.c_str());
+        c.info.marked = pick && k == pick->marked;
+        if (c.info.marked)  // framed as the selected head's matrix is
+            dl->AddRect(ImVec2(a.x - 2.0f * s, a.y - 2.0f * s), ImVec2(b.x + 2.0f * s, b.y + 2.0f * s),
+                        ui_color32(ui.stage_frame), rounding, ImDrawFlags_RoundCornersAll, 3.0f * s);
         c.info.rect = {a.x, a.y, b.x, b.y};
-        if (window_hovered && ImGui::IsMouseHoveringRect(a, b))
-            chip_tooltip(t, k, c.group_begin, c.group_end, c, tokenizer, text);
+        if (window_hovered && ImGui::IsMouseHoveringRect(a, b)) {
+            chip_tooltip(t, k, c.group_begin, c.group_end, c, tokenizer, text, pick);
+            if (pick && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) clicked = k;
+        }
 
         const Chip& first = chips[c.group_begin];
         if (!alone && k + 1 == c.group_end && c.y == first.y) {  // the bracket that says "one word"
@@ -190,6 +202,7 @@ void draw_token_chips(const char* caption, const attn::Tokenized& t, const std::
     if (count < t.tokens.size())
         ImGui::TextDisabled("… and %zu more tokens: only the first %zu chips are drawn", t.tokens.size() - count,
                             count);
+    return clicked;
 }
 
 }  // namespace app

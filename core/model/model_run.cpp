@@ -13,6 +13,8 @@ namespace {
 // A conservative speed for the budget's time (a 2-core machine manages 20-60 GFLOP/s).
 constexpr double kFlopsPerSecond = 5e9;
 
+constexpr int kNextTokens = 10;  // the most probable next tokens a run lists
+
 // Every head's type scores, and what uniform causal attention scores on the same tokens.
 void score_heads(ModelRun& run) {
     const auto T = static_cast<Eigen::Index>(run.tokens.ids.size());
@@ -90,6 +92,12 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
     if (s.sampling.top_k && *s.sampling.top_k > cfg.vocab_size)
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
                          std::to_string(cfg.vocab_size) + " tokens");
+    // Checked before the forward: its logits have a row for every position in view.
+    const int64_t position = s.next_at ? *s.next_at : T - 1;
+    if (position < 0 || position >= T)
+        throw InputError("--next-at " + std::to_string(position) + ": the text has " + std::to_string(T) +
+                         (generated_in_view && s.generate ? " tokens with its generated ones" : " GPT-2 tokens") +
+                         " (positions 0.." + std::to_string(T - 1) + ")");
     check_budget(estimate_model_work(cfg, T, s.generate, s.layer.has_value()), budget);
     run.sampler = TokenSampler(s.sampling);  // torch.manual_seed(seed) before generate
     if (generated_in_view && s.generate > 0) {  // the generated ids, as generate appends them
@@ -103,7 +111,8 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
     if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only({"weights", "keys", "values"}, run.head);
     run.trace = gpt_forward(m, run.tokens.ids, keep);
     run.cache = std::make_shared<const GptCache>(cache_from_trace(m, run.trace));
-    run.next_tokens = top_next_tokens(run.trace.logits.row(T - 1), 10);
+    run.next_position = position;
+    run.next_tokens = top_next_tokens(run.trace.logits.row(position), kNextTokens);
     score_heads(run);
     if (s.generate > 0 && !generated_in_view) {  // from this run's cache: the prompt is not run again
         const std::vector<int64_t> all =
@@ -113,7 +122,8 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
     return run;
 }
 
-std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens) {
+std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,
+                                         std::optional<int> next_at) {
     const GptModel& m = *previous.model.model;
     const std::vector<int64_t>& old_ids = previous.tokens.ids;
     const std::vector<int64_t>& ids = tokens.ids;
@@ -122,14 +132,25 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
         return std::nullopt;
     for (size_t i = old_ids.size(); i < ids.size(); ++i)
         if (ids[i] >= m.cfg.vocab_size) return std::nullopt;  // the full run words the refusal
+    const auto T0 = static_cast<Eigen::Index>(old_ids.size()), T = static_cast<Eigen::Index>(ids.size());
+    const Eigen::Index position = next_at ? *next_at : T - 1;
+    if (position < 0 || position >= T) return std::nullopt;  // the full run words the refusal
     ModelRun run;
+    run.next_position = position;
+    // Before the new tokens: the causal mask keeps their logits out of that row, so
+    // previous's next tokens there are the longer text's.
+    if (position < T0) {
+        if (previous.next_position == position) run.next_tokens = previous.next_tokens;
+        else if (previous.trace.logits.rows() == T0)
+            run.next_tokens = top_next_tokens(previous.trace.logits.row(position), kNextTokens);
+        else return std::nullopt;  // an extended run's logits are its last row's only
+    }
     run.model = previous.model;
     run.tokens = tokens;
     run.layer = previous.layer;
     run.head = -1;  // no head has every stage yet
     run.extended = true;
     GptCache cache = *previous.cache;
-    const auto T0 = static_cast<Eigen::Index>(old_ids.size()), T = static_cast<Eigen::Index>(ids.size());
     run.trace.ids = ids;
     run.trace.blocks.resize(m.blocks.size());
     for (size_t l = 0; l < m.blocks.size(); ++l) {
@@ -148,6 +169,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     TokenStep step;
     for (Eigen::Index i = T0; i < T; ++i) {
         step = append_token(m, cache, ids[static_cast<size_t>(i)]);
+        if (i == position) run.next_tokens = top_next_tokens(step.logits, kNextTokens);
         for (size_t l = 0; l < step.weights.size(); ++l)
             for (size_t h = 0; h < step.weights[l].size(); ++h)
                 run.trace.blocks[l].attention.heads[h].stages[0].value.row(i).head(i + 1) = step.weights[l][h];  // 1 x (i+1)
@@ -164,22 +186,32 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
         }
     }
     run.trace.logits = step.logits;  // the last position's only
-    run.next_tokens = top_next_tokens(step.logits, 10);
     run.cache = std::make_shared<const GptCache>(std::move(cache));
     run.sampler = previous.sampler;
     score_heads(run);
     return run;
 }
 
-std::optional<ModelRun> extend_generated(const ModelRun& previous) {
+std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at) {
     TokenSampler sampler = previous.sampler;  // previous keeps its own stream: it stays on screen
     const Matrix& logits = previous.trace.logits;  // a full run's T rows, an extended run's last
     const int64_t id = sampler.next(logits.row(logits.rows() - 1));
-    std::optional<ModelRun> run = extend_model_run(previous, with_token(previous.tokens, id));
+    std::optional<ModelRun> run = extend_model_run(previous, with_token(previous.tokens, id), next_at);
     if (!run) return std::nullopt;
     run->sampler = std::move(sampler);
     run->generated = previous.generated;
     run->generated.push_back(id);
+    return run;
+}
+
+std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at) {
+    const Eigen::Index T = previous.trace.logits.rows();
+    const Eigen::Index position = next_at ? *next_at : T - 1;
+    if (previous.extended || T != static_cast<Eigen::Index>(previous.tokens.ids.size()) || position < 0 || position >= T)
+        return std::nullopt;
+    ModelRun run = previous;
+    run.next_position = position;
+    run.next_tokens = top_next_tokens(run.trace.logits.row(position), kNextTokens);
     return run;
 }
 

@@ -2,8 +2,9 @@
 // One run of a GPT model on the user's text: what the CLI prints with --model and what
 // the app's model view draws. The text is GPT-2 BPE tokens; every layer keeps every
 // head's attention weights, the chosen layer (--layer L --head H) every stage of that
-// head; then the next-token probabilities and, with --generate, the generated tokens
-// (chapter 5's generate: the argmax, or sampled with a temperature and top-k).
+// head; then the next-token probabilities after the last position or --next-at's and,
+// with --generate, the generated tokens (chapter 5's generate: the argmax, or sampled
+// with a temperature and top-k), which always continue after the last token.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -27,7 +28,8 @@ struct ModelRun {
     Tokenized tokens;
     GptTrace trace;
     int layer = -1, head = -1;  // the head with every stage (-1: none)
-    std::vector<TokenProbability> next_tokens;  // the 10 most probable after the last position
+    std::vector<TokenProbability> next_tokens;  // the 10 most probable after next_position
+    int64_t next_position = -1;  // 0-based: Settings::next_at, else the last token
     std::vector<int64_t> generated;             // --generate N: the N new ids
     // How they were chosen (Settings::sampling), and the random stream after them: the
     // next generated token continues it (extend_generated).
@@ -47,8 +49,8 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
 // Runs s.text through `model`; --layer/--head (s.layer, s.head) name the head kept with every
 // stage (-1/-1: none) (s.model names it; loaded by the caller, once). Throws
 // InputError/ConfigError with one line: a text longer than the model's context, a
-// --layer or --head the model does not have, a --top-k over its vocabulary, work over
-// the budget.
+// --layer or --head the model does not have, a --top-k over its vocabulary, a --next-at
+// past the tokens in view, work over the budget.
 // `generated_in_view` (the app): the run covers the text and its s.generate generated tokens,
 // whose ids are appended as generate appends them (decoded and typed, they
 // could tokenize otherwise). Otherwise (the CLI) it covers the text, and `generated`
@@ -59,11 +61,16 @@ Tokenized with_token(Tokenized tokens, int64_t id);
 
 // `previous` with the tokens `tokens` adds to its own (its ids must start with
 // previous's), each new token one cached step (kv_cache.h: its query against the cached
-// keys): every layer's and head's weights gain a row and a masked column, the next tokens
-// come from the last step. The run keeps every head's weights (and keys and values), not
-// the detail head's other stages: a full run brings those. Nothing when the tokens do not
-// extend previous's, or would pass the context length.
-std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens);
+// keys): every layer's and head's weights gain a row and a masked column. The next
+// tokens are `next_at`'s (unset: the last token's, from the last step): a new position's
+// from its step; an earlier one's are previous's (causal: tokens after a position do not
+// change its logits), from its next tokens when they are that position's, else from its
+// logits when it is a full run (an extended run keeps the last row only). The run keeps
+// every head's weights (and keys and values), not the detail head's other stages: a full
+// run brings those. Nothing when the tokens do not extend previous's, would pass the
+// context length, or next_at is past them or an earlier position previous cannot give.
+std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,
+                                         std::optional<int> next_at = std::nullopt);
 // `previous` and one more generated token, as extend_model_run appends it: the one its
 // sampler picks from the logits after its last position, its random stream carried on.
 // What the app's Append and Generate do, one run a token: M such runs from a run of the
@@ -71,8 +78,14 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 // M at once does (both start from a full forward of the text, then one cached step a
 // token). From a run with generated tokens in view the last logits come from its full
 // forward instead of a cached step: equal to float rounding. Nothing when the context
-// is full.
-std::optional<ModelRun> extend_generated(const ModelRun& previous);
+// is full. `next_at` as extend_model_run's: generation itself ignores it.
+std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at = std::nullopt);
+
+// `previous` with the next tokens of `next_at` (unset: the last token's) taken from its
+// logits: another position costs a copy, not a forward (10 s for GPT-2 at 1024 tokens on
+// one core). Nothing when previous is an extended run (it keeps the last row only) or
+// next_at is past its tokens.
+std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at);
 
 // The run's detail layer (run.layer) as a chapter 3 Run: its tokens and that block's
 // attention trace (inputs = the LayerNorm'd residual stream its heads read), so that the

@@ -74,7 +74,7 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
         w.number(run.next_tokens[i].prob);
         out << '}';
     }
-    out << ']';
+    out << "],\"next_token_position\":" << run.next_position;
     if (!run.generated.empty()) {
         // How the ids came: torch.manual_seed(seed), then generate(..., temperature, top_k).
         const Sampling& how = run.sampler.how();

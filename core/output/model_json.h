@@ -7,7 +7,8 @@
 //                         block), normed (LayerNorm'd: what the heads read), every stage
 //                         of the head (W_query ... context), W_out, b_out, attention_output
 //                         (out_proj's), residual (inputs + attention_output)
-//   next_token            the 10 most probable after the last position: {id, token, prob}
+//   next_token            the 10 most probable after next_token_position: {id, token, prob}
+//   next_token_position   0-based: --next-at's, else the last token's
 //   sampling, generated, generated_tokens (--generate N): how the ids were chosen
 //                         {method: "argmax" | "multinomial", temperature, top_k (null:
 //                         none), seed (torch.manual_seed before generate)}, the new ids

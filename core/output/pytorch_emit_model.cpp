@@ -38,6 +38,17 @@ std::string token_text(int64_t id) {
 
 std::string plural(std::size_t n, const std::string& one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
 
+// The position whose next tokens the run lists (--next-at): the last is -1, as the book
+// indexes it; another its 0-based index.
+bool next_at_last(const ModelRun& run) { return run.next_position + 1 == static_cast<int64_t>(run.tokens.ids.size()); }
+std::string next_index(const ModelProgram& p) { return next_at_last(p.run) ? "-1" : std::to_string(p.run.next_position); }
+std::string next_tokens_comment(const ModelProgram& p) {
+    const std::string n = std::to_string(p.run.next_tokens.size()), at = std::to_string(p.run.next_position);
+    return next_at_last(p.run) ? "# The next token: the softmax of the last position's logits, its " + n + " most probable ids.\n"
+                               : "# The next token after position " + at + " (tokens[" + at + "], --next-at " + at +
+                                     "): the softmax of its logits,\n# its " + n + " most probable ids.\n";
+}
+
 void emit_header(std::ostream& py, const ModelProgram& p) {
     const ModelRun& run = p.run;
     const GptConfig& c = run.model.model->cfg;
@@ -63,6 +74,7 @@ void emit_header(std::ostream& py, const ModelProgram& p) {
     py << "# Run it with PyTorch (python3 this_file.py; no other package): it prints layer " << p.layer << "'s head "
        << p.head << "\n"
        << "# attention weights, the " << run.next_tokens.size() << " most probable next tokens"
+       << (next_at_last(run) ? "" : " after position " + std::to_string(run.next_position))
        << (p.generate ? " and the " + plural(static_cast<std::size_t>(p.generate),
                                              p.sampling.sampled() ? "sampled token" : "greedy token")
                       : std::string())
@@ -121,9 +133,10 @@ void emit_forward(std::ostream& py, const ModelProgram& p) {
        << "attention.keep_weights = False\n"
        << "attn_weights = attention.last_weights[0, head]  # [queries, keys]: rows sum to 1, the future is 0\n"
        << "\n"
-       << "# The next token: the softmax of the last position's logits, its " << p.run.next_tokens.size()
-       << " most probable ids.\n"
-       << "probas = torch.softmax(logits[0, -1], dim=-1)\n"
+       << next_tokens_comment(p)
+       << (next_at_last(p.run) || p.generate == 0 ? ""
+                                                   : "# (Generation continues after the last position: logits[0, -1].)\n")
+       << "probas = torch.softmax(logits[0, " << next_index(p) << "], dim=-1)\n"
        << "top = torch.topk(probas, " << p.run.next_tokens.size() << ")\n";
     if (p.generate > 0 && !p.sampling.sampled())
         py << "\n"
@@ -155,7 +168,8 @@ void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
        << "        \"layer\": layer,\n"
        << "        \"head\": head,\n"
        << "        \"weights\": attn_weights.tolist(),  # attnscope-cli's layers[layer][\"heads\"][head][\"weights\"]\n"
-       << "        \"next_token\": [{\"id\": i, \"prob\": p} for i, p in zip(top.indices.tolist(), top.values.tolist())],\n";
+       << "        \"next_token\": [{\"id\": i, \"prob\": p} for i, p in zip(top.indices.tolist(), top.values.tolist())],\n"
+       << "        \"next_token_position\": " << p.run.next_position << ",\n";
     if (p.generate > 0) py << "        \"generated\": generated,\n";
     py << "    }\n"
        << "\n\n"
@@ -164,7 +178,8 @@ void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
        << "        print(\"token ids:\", token_ids)\n"
        << "        print(f\"layer {layer}, head {head}: attention weights (rows: queries, columns: keys)\")\n"
        << "        print(attn_weights)\n"
-       << "        print(\"the most probable next tokens (id, probability, text):\")\n"
+       << "        print(\"the most probable next tokens after position " << p.run.next_position
+       << " (id, probability, text):\")\n"
        << "        for i, p in zip(top.indices.tolist(), top.values.tolist()):\n"
        << "            print(f\"{i:8d}  {p:.6f}  {TOKEN_TEXT.get(i, '?')!r}\")\n";
     if (p.generate > 0)
@@ -198,6 +213,10 @@ std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool gene
     if (generated_in_view) {  // the program reads the generated tokens: how they came does not matter
         shown.generate = 0;
         shown.sampling = Sampling{};
+        // The run's position when the text alone has it and it is not the text's last (a
+        // pin past the tokens shows the last's; one on a generated token has no command).
+        shown.next_at.reset();
+        if (run.next_position + 1 < static_cast<int64_t>(p.prompt)) shown.next_at = static_cast<int>(run.next_position);
     }
     p.command = cli_command(shown);
     p.file = model_file_path(run.model);

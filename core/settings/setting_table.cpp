@@ -215,6 +215,12 @@ std::vector<SettingRow> make_rows() {
     rows.push_back(bind(row({"generate", "--generate", T::Int, "N", 0, 1024, {}, all, "", "model", Reruns::Embedding, {},
               "generate_text_simple(model, idx, max_new_tokens=N, context_size)", true}),
          FIELD(generate)));
+    // No control of its own: the app's model view picks it with a click on a token chip.
+    // The upper end is any context's; run_model checks it against the tokens in view.
+    rows.push_back(bind(row({"next_at", "--next-at", T::OptInt, "P", 0, 65535, {}, all, "", "model", Reruns::Attention, {},
+              "probas = torch.softmax(logits[0, P], dim=-1): the next tokens after position P (0-based; the last "
+              "token when unset)", true}),
+         FIELD(next_at)));
     // Chapter 5's generate. The ranges are torch's, bar two: the temperature stops at 100
     // (past ~5 the softmax is nearly flat already), and top-k's upper end is the model's
     // vocabulary, which only the model knows (run_model checks it).

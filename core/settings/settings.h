@@ -35,6 +35,9 @@ struct Settings {
     // How they are chosen: chapter 5's temperature and top-k, and the seed of the random
     // stream, its own (--seed draws gpt-ch4's weights, and a checkpoint has none).
     Sampling sampling;
+    // The 0-based position whose next-token distribution is shown (with model); unset:
+    // the last token's. Generation always continues after the last token.
+    std::optional<int> next_at;
     // Not a choice of what to compute but how much may be spent on it: both programs
     // take --memory-budget; session files and lessons do not keep it.
     std::optional<uint64_t> memory_budget;  // default: memory_budget.h
