@@ -82,8 +82,8 @@ average meanwhile.
 TransformerLens's `head_detector` scores, sum(A o P) / sum(A) for a head's attention A and a 0/1 template P:
 previous-token (P[i, i-1]), duplicate-token (earlier copies of the current token), induction (the token after
 an earlier copy of the current token), first-token sink (P[i, 0]). "text": 8 validation windows of
-{c[context_length]} tokens; "rep": 8 sequences of `<|endoftext|>` + 127 random tokens (ids seen over 10 times in
-training) + the same 127 again. On the model reloaded from `model.safetensors`. Best previous-token head:
+{c[context_length]} tokens; "rep": 8 sequences of `<|endoftext|>` + {half} random tokens (ids seen over 10 times in
+training) + the same {half} again. On the model reloaded from `model.safetensors`. Best previous-token head:
 **{bp[0]}.{bp[1]}, {bp[2]:.2f}**; best induction head on the repeated tokens: {bi[0]}.{bi[1]}, {bi[2]:.2f}.
 
 | layer | head | previous | duplicate (text) | duplicate (rep) | induction (text) | induction (rep) | first token |
@@ -108,11 +108,17 @@ def recipe_notes(train):
     notes = ""
     if train["positions"] == "sinusoidal":
         notes += ("\nPositions are fixed sinusoids (Attention Is All You Need's table, scaled so that each element's"
-                  " RMS is the embeddings' 0.02), stored as GPT-2's `wpe` and not trained.")
+                  f" RMS is {train['position_rms']:g}), stored as GPT-2's `wpe` and not trained: a head can attend"
+                  " by relative position from the first step, where learned positions start as noise.")
     if train["loss_fraction"] < 1.0:
         notes += (f"\nEach step scores a random {train['loss_fraction']:.0%} of each window's positions (the same"
                   " positions across the batch): every token still passes through the blocks, and most of the output"
                   " head's cost, 50257 x emb_dim a token, is skipped.")
+    if train["restricted_softmax"] > 0.0:
+        notes += (f"\nThe first {train['restricted_softmax']:.0%} of the steps take the softmax over the tokens the train"
+                  " split holds only (a restricted softmax, about half the output head's cost: the other ids are no"
+                  " training target); the last steps take the whole vocabulary, which teaches the model to keep"
+                  " those ids unlikely. Every loss below is over the whole vocabulary.")
     return notes
 
 

@@ -43,8 +43,12 @@ agree() {
 
 started=$SECONDS
 agree sotu_head_1.2_generate_3 --model sotu-small --text "The state of the Union is" --layer 1 --head 2 --generate 3
-agree sotu_head_5.4 --model sotu-small --text "We the people of the United States, in order to form a more perfect union," \
-    --layer 5 --head 4
+# The shipped model's last head (its sizes from its config.json: a retrained model may have others).
+read -r n_layer n_head < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print(c["n_layer"], c["n_head"])' \
+    "$here/../assets/models/sotu-small/config.json")
+agree "sotu_last_head_$((n_layer - 1)).$((n_head - 1))" --model sotu-small \
+    --text "We the people of the United States, in order to form a more perfect union," \
+    --layer $((n_layer - 1)) --head $((n_head - 1))
 agree sotu_default_head_0.0 --model sotu-small --text "Congress shall make no law"
 agree sotu_sampled_top_k --model sotu-small --text "Every effort moves you" --generate 5 --temperature 1.4 --top-k 25 \
     --sample-seed 7 --layer 2 --head 1
@@ -89,8 +93,8 @@ fi
 # Bad input: exit 2, one line, nothing on stdout.
 expect_error "a model that is not there" "nothing.safetensors: no such file" \
     --model "$tmp/nothing.safetensors" --text hi --emit-pytorch
-expect_error "a layer the model does not have" "the model has 6 layers" \
-    --model sotu-small --text hi --layer 6 --head 0 --emit-pytorch
+expect_error "a layer the model does not have" "the model has $n_layer layers" \
+    --model sotu-small --text hi --layer "$n_layer" --head 0 --emit-pytorch
 expect_error "a chapter 3 setting with a model" "--d-out describes the chapter 3 module" \
     --model sotu-small --text hi --d-out 4 --emit-pytorch
 expect_error "--export with a model" "--model prints JSON or --emit-pytorch only" \
