@@ -66,6 +66,9 @@ void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& m
         ImGui::Separator();
     }
     const ViewTab tab = c.focus ? c.tab : draw_view_tabs(c, report.widgets);
+    // A lesson on trained heads marks its cells here as chapter 3's lessons do.
+    const attn::LessonStep* step = current_step(c);
+    const StageMarks marks = step ? step_marks(*step) : StageMarks{};
     if (tab == ViewTab::Compare || tab == ViewTab::KvCache || tab == ViewTab::Tiled) {
         text_wrapped("This tab works on the chapter 3 module and today's variants: choose it under Model.");
         return;
@@ -74,7 +77,8 @@ void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& m
     if (c.focus) {
         if (!live.scroll_to_stage.empty()) c.focus_stage = std::exchange(live.scroll_to_stage, std::string());
         const int walk = std::exchange(c.focus_walk, 0);
-        if (const std::optional<int> clicked = draw_focus(run, head, c.focus_stage, walk, ctx, memo, report.heatmaps, nullptr))
+        if (const std::optional<int> clicked =
+                draw_focus(run, head, c.focus_stage, walk, ctx, memo, report.heatmaps, step ? &marks : nullptr))
             live.select_head(*clicked);
         return;
     }
@@ -98,7 +102,7 @@ void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& m
     ImGui::PushFont(ctx.fonts.heading);
     ImGui::Text("Pipeline of head %d.%d (layer %d): inputs are the LayerNorm'd residual stream", m.layer, head, m.layer);
     ImGui::PopFont();
-    draw_pipeline(run, head, ctx, memo, live.scroll_to_stage, report.heatmaps, nullptr);
+    draw_pipeline(run, head, ctx, memo, live.scroll_to_stage, report.heatmaps, step ? &marks : nullptr);
 }
 
 void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {

@@ -9,6 +9,9 @@
 #include "base/data_dir.h"
 #include "base/file_io.h"
 #include "attention/stage_catalogue.h"
+#include "model/model_run.h"
+#include "model/model_source.h"
+#include "text/gpt2_tokenizer.h"
 
 namespace attn {
 
@@ -122,6 +125,25 @@ LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flag
                                        : "internal error (" + std::string(e.what()) + "); please report it"));
 }
 
+// The model a lesson's step may run: the shipped one (lessons on trained heads are written
+// for it), loaded once for every lesson. gpt-ch4 or a GPT-2 would take seconds to build or
+// read each time the app starts and checks its lessons.
+const LoadedModel& lesson_model(const Settings& s, const LessonStep& step) {
+    if (*s.model != kShippedModel)
+        throw LessonError(step.where + ": lessons run on the shipped model only (--model " + kShippedModel + "); " +
+                          *s.model + " would take seconds to load each time the app starts");
+    static const LoadedModel shipped = load_model(kShippedModel, 0);
+    return shipped;
+}
+
+// What a step costs: its model's run (the text's GPT-2 tokens and the generated ones,
+// every stage of one head) or the chapter 3 module's.
+WorkEstimate estimate_step(const Settings& s, const LessonStep& step) {
+    if (!s.model) return estimate_run(s);
+    const auto tokens = static_cast<int64_t>(gpt2_tokenizer().encode(s.text).ids.size()) + s.generate;
+    return estimate_model_work(lesson_model(s, step).model->cfg, tokens, s.generate, true);
+}
+
 constexpr double kLessonBytes = 128.0 * 1024 * 1024;  // any one step
 constexpr double kLessonSeconds = 0.25;                // all steps together
 
@@ -130,7 +152,7 @@ void check_lesson_cost(const Lesson& lesson) {
     for (const LessonStep& step : lesson.steps) {
         WorkEstimate w;
         try {
-            w = estimate_run(step_settings(step));
+            w = estimate_step(step_settings(step), step);
         } catch (const LessonError&) {
             throw;
         } catch (const std::exception& e) {
@@ -154,7 +176,9 @@ void validate(const Lesson& lesson) {
         const Settings s = step_settings(step);
         Run run;
         try {
-            run = compute(s);
+            run = s.model ? compute_view(s, lesson_model(s, step)) : compute(s);
+        } catch (const LessonError&) {
+            throw;
         } catch (const std::exception& e) {
             step_gives_no_view(step, e);
         }

@@ -96,5 +96,7 @@ Run layer_view(std::shared_ptr<const ModelRun> run);
 // with s.model the model's layer s.layer (0 when unset) with head s.head's every stage,
 // its generated tokens in view. What lessons are checked against.
 Run compute_view(const Settings& s);
+// The same for s.model already loaded as `model` (lessons load the shipped model once).
+Run compute_view(const Settings& s, const LoadedModel& model);
 
 }  // namespace attn
