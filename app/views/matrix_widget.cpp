@@ -20,10 +20,10 @@ std::string fit(const std::string& text, float width) {
     if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
     std::string cut = text;
     while (!cut.empty()) {
-        do cut.pop_back();
-        while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80);  // whole UTF-8 characters
-        if (!cut.empty()) cut.pop_back();
+        // Drop the last whole UTF-8 character: its continuation bytes (10xxxxxx), then its
+        // lead byte. (Leaving the lead byte drew "?" for GPT-2's "␣Congress", cut in "␣".)
         while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+        if (!cut.empty()) cut.pop_back();
         const std::string shown = cut + "…";
         if (ImGui::CalcTextSize(shown.c_str()).x <= width) return shown;
     }
