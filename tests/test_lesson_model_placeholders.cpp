@@ -9,37 +9,14 @@
 #include <vector>
 
 #include "classroom/lesson.h"
+#include "lesson_probe.h"
 #include "model/head_scores.h"
 #include "model/model_run.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace {
 
-struct ModelStep {
-    attn::LessonStep step;
-    attn::Run run;
-    ModelStep(std::vector<std::string> flags, int head) {
-        step.stage = "weights";
-        step.head = head;
-        step.flags = std::move(flags);
-        run = attn::compute_view(attn::step_settings(step));
-    }
-    std::string operator()(const std::string& text) {
-        step.text = text;
-        attn::validate_step(step, run);
-        return attn::render_step_text(step, run);
-    }
-    std::string error(const std::string& text) {
-        step.text = text;
-        try {
-            attn::validate_step(step, run);
-        } catch (const attn::LessonError& e) {
-            CHECK(attn::render_step_text(step, run) == "—");
-            return e.what();
-        }
-        return "(no error)";
-    }
-};
+using ModelStep = LessonProbe;
 
 std::string two(double x) {
     char buf[32];

@@ -9,37 +9,13 @@
 #include <vector>
 
 #include "classroom/lesson.h"
+#include "lesson_probe.h"
 #include "model/model_run.h"
 #include "output/worked_arithmetic.h"
 
 namespace {
 
-// One step over `flags` showing `stage`, and its run.
-struct Probe {
-    attn::LessonStep step;
-    attn::Run run;
-    Probe(std::vector<std::string> flags, int head = 0) {
-        step.stage = "weights";
-        step.head = head;
-        step.flags = std::move(flags);
-        run = attn::compute_view(attn::step_settings(step));
-    }
-    std::string operator()(const std::string& text) {
-        step.text = text;
-        attn::validate_step(step, run);
-        return attn::render_step_text(step, run);
-    }
-    std::string error(const std::string& text) {
-        step.text = text;
-        try {
-            attn::validate_step(step, run);
-        } catch (const attn::LessonError& e) {
-            CHECK(attn::render_step_text(step, run) == "—");  // lenient rendering: a dash
-            return e.what();
-        }
-        return "(no error)";
-    }
-};
+using Probe = LessonProbe;
 
 const std::vector<std::string> kSentence = {"--text", "Your journey starts with one step", "--embedding", "book"};
 
