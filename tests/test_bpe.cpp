@@ -152,7 +152,7 @@ TEST_CASE("gpt2 spans of a text with <|endoftext|> and ill-formed bytes tile the
     CHECK(joined == text);
 }
 
-TEST_CASE("gpt2 token display writes bytes that are not a whole character as \\xNN", "[bpe]") {
+TEST_CASE("gpt2 token display writes bytes that are not a whole character as hex escapes", "[bpe]") {
     const auto lone = gpt2().encode_ids("\xe2");
     REQUIRE(lone.size() == 1);
     CHECK(gpt2().token_display(lone[0]) == "\\xe2");

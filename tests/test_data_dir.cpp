@@ -51,7 +51,7 @@ TEST_CASE("data folder: ATTNSCOPE_DATA_DIR comes first, and a wrong one is not s
     CHECK(why == "ATTNSCOPE_DATA_DIR=" + empty.string() + " holds no attnscope data (gpt2/, lessons/, shaders/)");
 }
 
-TEST_CASE("data folder: a build tree's own; a reason naming both places when nothing holds the data") {
+TEST_CASE("data folder: a build tree's own, a reason naming both places when nothing holds the data") {
     const fs::path build = scratch("build");
     fill(build / "share" / "attnscope");
     const std::string program = (build / "attnscope").string();  // programs land in the build folder itself

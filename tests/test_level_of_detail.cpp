@@ -55,7 +55,7 @@ TEST_CASE("a larger matrix: each texel the mean of its block, ragged edges inclu
     CHECK(g.texels[3] == 22.0f);
 }
 
-TEST_CASE("masked cells: left out of a block's mean; a block of masked cells stays masked") {
+TEST_CASE("masked cells: left out of a block's mean, a block of masked cells stays masked") {
     // A causal mask over 4 x 4: 1 above the diagonal.
     attn::Matrix mask = attn::Matrix::Zero(4, 4);
     for (int r = 0; r < 4; ++r)

@@ -116,7 +116,7 @@ void check_same_next_tokens(const std::vector<attn::TokenProbability>& a, const 
 
 }  // namespace
 
-TEST_CASE("--next-at P: the next tokens of logits row P, those after the text cut after P", "[model_run]") {
+TEST_CASE("next tokens at a picked position (--next-at P): logits row P, those after the text cut after P", "[model_run]") {
     const attn::LoadedModel model = small_model();
     const std::string text = "a!b!c!d";  // one token a character
     const attn::ModelRun last = run_at(model, text, std::nullopt);
@@ -136,7 +136,7 @@ TEST_CASE("--next-at P: the next tokens of logits row P, those after the text cu
     }
 }
 
-TEST_CASE("--next-at past the tokens is refused in one line; generation still follows the last token", "[model_run]") {
+TEST_CASE("next tokens at a position past the tokens are refused in one line, generation still follows the last token", "[model_run]") {
     const attn::LoadedModel model = small_model();
     CHECK_THROWS_AS(run_at(model, "a!b", 3), attn::InputError);
     CHECK_THROWS_WITH(run_at(model, "a!b", 3), "--next-at 3: the text has 3 GPT-2 tokens (positions 0..2)");
@@ -158,7 +158,7 @@ TEST_CASE("--next-at past the tokens is refused in one line; generation still fo
                       "--next-at 5: the text has 5 tokens with its generated ones (positions 0..4)");
 }
 
-TEST_CASE("appending tokens keeps a picked position's next tokens; unpicked, they follow the last", "[model_run]") {
+TEST_CASE("appending tokens keeps a picked position's next tokens, unpicked, they follow the last", "[model_run]") {
     const attn::LoadedModel model = small_model();
     const attn::Gpt2Tokenizer& gpt2 = attn::gpt2_tokenizer();
     const attn::ModelRun full_at_2 = run_at(model, "a!b!c!d", 2);

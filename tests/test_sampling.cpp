@@ -105,7 +105,7 @@ TEST_CASE("torch.multinomial(w, 1) draws torch's ids and leaves the stream where
     CHECK_THROWS_WITH(attn::torch_multinomial(g, negative), Catch::Contains("element < 0"));
 }
 
-TEST_CASE("top-k keeps the k largest logits and their equals; temperature 0 draws nothing", "[sampling]") {
+TEST_CASE("top-k keeps the k largest logits and their equals, temperature 0 draws nothing", "[sampling]") {
     const float inf = std::numeric_limits<float>::infinity();
     attn::RowVector l(5);
     l << 1, 3, 3, 2, 0;
@@ -150,7 +150,7 @@ TEST_CASE("sampling past the context: the window moves on", "[sampling][checkpoi
     check_runs(*m.model, g.at("runs"));
 }
 
-TEST_CASE("the shipped model samples torch's ids; a token a run continues the same stream", "[sampling][checkpoint]") {
+TEST_CASE("the shipped model samples torch's ids, a token a run continues the same stream", "[sampling][checkpoint]") {
     static const json checkpoints = read_golden("checkpoint_golden.json");
     const json& runs = checkpoints.at("shipped").at("sampled");
     const attn::LoadedModel m = attn::load_model(attn::kShippedModel, 0);

@@ -92,7 +92,7 @@ TEST_CASE("simple maps every unknown word, and a typed <|unk|>, to the <|unk|> i
     CHECK(tok.encode("").ids.empty());
 }
 
-TEST_CASE("simple decode removes the space before , . : ; ? ! \" ( ) ' as V2 does", "[simple]") {
+TEST_CASE("simple decode removes the space before punctuation, quotes and brackets as V2 does", "[simple]") {
     const std::string passage = "\"It's the last he painted, you know,\"\nMrs. Gisburn said with pardonable pride.";
     const attn::SimpleTokenizerV2 tok(kCorpus);
     // The book's decode glues a quote to the word before it, so the text does not come back.

@@ -50,7 +50,7 @@ TEST_CASE("the block stays within the matrix, however far it is zoomed or panned
     CHECK(z.block() == b);
 }
 
-TEST_CASE("another stage is shown whole; a new run of the same one keeps the zoom", "[zoom]") {
+TEST_CASE("another stage is shown whole, a new run of the same one keeps the zoom", "[zoom]") {
     app::ZoomWindow z;
     z.show("head 1/weights", 512, 512);
     z.zoom_about(2.0, 0.5, 0.5);
