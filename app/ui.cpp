@@ -8,6 +8,7 @@
 #include "views/focus_view.h"
 #include "views/head_lines_view.h"
 #include "views/model_view.h"
+#include "views/stage_labels.h"
 #include "model/model_run.h"
 #include "text/gpt2_tokenizer.h"
 #include "panels/lesson_panel.h"
@@ -154,7 +155,7 @@ void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& me
         ImGui::Separator();
     }
     ImGui::PushFont(ctx.fonts.heading);
-    ImGui::Text("Pipeline of head %d", head + 1);
+    ImGui::Text("Pipeline of %s", head_name(*run, head).c_str());
     ImGui::PopFont();
     draw_pipeline(*run, head, ctx, memo, live.scroll_to_stage, report.heatmaps,
                   step ? &marks : nullptr);

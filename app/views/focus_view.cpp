@@ -20,7 +20,7 @@ size_t index_of(const std::vector<PipelineCard>& cards, const std::string& stage
 }
 
 // ◀ 5 / 14 ▶ and the stage's title; a button pressed names the stage for the next frame.
-void draw_stage_bar(const attn::Trace& trace, const std::vector<PipelineCard>& cards, size_t i, int head, std::string& stage,
+void draw_stage_bar(const attn::Run& run, const std::vector<PipelineCard>& cards, size_t i, int head, std::string& stage,
                     const DrawContext& ctx) {
     ImGui::BeginDisabled(i == 0);
     if (ImGui::ArrowButton("##previous_stage", ImGuiDir_Left)) stage = cards[i - 1].stage->name;
@@ -31,9 +31,9 @@ void draw_stage_bar(const attn::Trace& trace, const std::vector<PipelineCard>& c
     ImGui::EndDisabled();
     ImGui::SameLine();
     const attn::Stage& s = *cards[i].stage;
-    const std::string where = cards[i].head ? " · head " + std::to_string(head + 1) : "";
+    const std::string where = cards[i].head ? " · " + head_name(run, head) : "";
     ImGui::PushFont(ctx.fonts.heading);
-    text_wrapped("%zu / %zu  %s%s  (%d × %d)", i + 1, cards.size(), stage_title(s.name, trace).c_str(), where.c_str(),
+    text_wrapped("%zu / %zu  %s%s  (%d × %d)", i + 1, cards.size(), stage_title(s.name, run.trace).c_str(), where.c_str(),
                  static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
     ImGui::PopFont();
 }
@@ -56,12 +56,12 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
 
     std::optional<int> clicked;
     if (run.trace.heads.size() > 1) clicked = draw_head_strip(run, head, ctx, shown, /*thumbnails=*/true);
-    draw_stage_bar(run.trace, cards, i, head, stage, ctx);
+    draw_stage_bar(run, cards, i, head, stage, ctx);
 
     const PipelineCard& card = cards[i];
     const attn::Stage& s = *card.stage;
     MatrixRequest req = request_for(run, card, "focus/" + s.name, ctx, memo);
-    req.export_name = card.head ? "head" + std::to_string(head + 1) + "_" + s.name : s.name;
+    req.export_name = card.head ? head_file_name(run, head) + "_" + s.name : s.name;
     req.max_cell = 400.0f;  // as large as the screen allows: the room reads it
     req.widen_for_values = true;
     if (marks && marks->stage == s.name) {
@@ -69,7 +69,7 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
         req.highlight = true;
     }
     memo.focus_zoom.draw_bar(s.value.rows(), s.value.cols(), ctx);
-    memo.focus_zoom.narrow(req, (card.head ? "head " + std::to_string(head + 1) + "/" : "") + s.name, ctx.run_version);
+    memo.focus_zoom.narrow(req, (card.head ? head_name(run, head) + "/" : "") + s.name, ctx.run_version);
     // The legend goes right of the heatmap (a screen has more width than height to
     // spare); the labels take what the footprint at full size says they take.
     const float legend_w = kLegendMinWidth * ctx.ui_scale + ImGui::GetStyle().ItemSpacing.x * 2.0f;

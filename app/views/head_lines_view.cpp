@@ -50,7 +50,8 @@ void draw_head_lines(const attn::Run& run, const DrawContext& ctx, WidgetRects& 
     // The legend: which colour is which head.
     for (size_t h = 0; h < heads.size(); ++h) {
         if (h > 0) ImGui::SameLine();
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kHeadColours[h % 8]), "■ head %zu", h + 1);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kHeadColours[h % 8]), "■ %s",
+                           head_name(run, static_cast<int>(h)).c_str());
     }
 
     const float line_h = ImGui::GetTextLineHeightWithSpacing();

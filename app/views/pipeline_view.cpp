@@ -179,7 +179,7 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
         if (!w && !preview) continue;
         const std::string group = attn::head_group_label(run.trace, h);
         const std::string label =
-            "head " + std::to_string(h + 1) + (group.empty() ? "" : " · " + group) + (h == shown_head ? " ◀ shown" : "");
+            head_name(run, h) + (group.empty() ? "" : " · " + group) + (h == shown_head ? " ◀ shown" : "");
         // A caption wider than its heatmap widens the group: wrap on what is drawn.
         const float group_w = thumbnails ? side : std::max(side, ImGui::CalcTextSize(label.c_str()).x);
         if (h > 0 && x + group_w <= avail) ImGui::SameLine(0.0f, gap);
@@ -197,7 +197,7 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
         req.show_values = false;
         req.row_labels = req.col_labels = nullptr;
         req.highlight = h == shown_head;
-        req.export_name = "head" + std::to_string(h + 1) + (w ? "_weights" : "_weights_block_means");
+        req.export_name = head_file_name(run, h) + (w ? "_weights" : "_weights_block_means");
         const MatrixPlacement p = draw_matrix(req, ctx);
         ImGui::EndGroup();
         if (p.clicked) clicked = h;
@@ -232,7 +232,7 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
         const attn::Stage& s = *card.stage;
         if (s.value.size() == 0) continue;
         MatrixRequest req = request_for(run, card, (card.head ? "pipeline/" : "model/") + s.name, ctx, memo);
-        req.export_name = card.head ? "head" + std::to_string(head + 1) + "_" + s.name : s.name;
+        req.export_name = card.head ? head_file_name(run, head) + "_" + s.name : s.name;
         if (marks && marks->stage == s.name) {
             req.marks = &marks->cells;
             req.highlight = true;

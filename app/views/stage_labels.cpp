@@ -1,8 +1,10 @@
 #include "views/stage_labels.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "attention/stage_catalogue.h"
+#include "model/model_run.h"
 
 #include "output/worked_arithmetic.h"
 
@@ -19,6 +21,16 @@ std::string stage_title(const std::string& name) {
 std::string stage_title(const std::string& name, const attn::Trace& trace) {
     if (name == "mask" && trace.window > 0) return "sliding-window mask (W = " + std::to_string(trace.window) + ")";
     return stage_title(name);
+}
+
+std::string head_name(const attn::Run& run, int head) {
+    if (!run.model) return "head " + std::to_string(head + 1);
+    return "head " + std::to_string(std::max(run.model->layer, 0)) + "." + std::to_string(head);
+}
+
+std::string head_file_name(const attn::Run& run, int head) {
+    if (!run.model) return "head" + std::to_string(head + 1);
+    return "layer" + std::to_string(std::max(run.model->layer, 0)) + "_head" + std::to_string(head);
 }
 
 std::string stage_explanation(const std::string& name) {

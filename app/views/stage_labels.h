@@ -15,6 +15,12 @@ std::string stage_title(const std::string& name);        // "scores = Q·Kᵀ"
 std::string stage_title(const std::string& name, const attn::Trace& trace);
 std::string stage_explanation(const std::string& name);  // one sentence; empty if unknown
 
+// What a head is called: "head 3" in the chapter 3 module (1-based, as its strip counts),
+// "head 1.5" in a model (L.H, 0-based, as the model view, the CLI and the literature name
+// it); and the same in a file name: "head3", "layer1_head5".
+std::string head_name(const attn::Run& run, int head);
+std::string head_file_name(const attn::Run& run, int head);
+
 // Labels of one axis: tokens for token axes, 1-based indices for features.
 std::vector<std::string> axis_labels(const attn::Run& run, attn::Axis axis, int count);
 std::string axis_name(attn::Axis axis, bool rows);  // "query tokens", "features", ...
