@@ -38,7 +38,7 @@ expect_json "gpt-ch4 generates the book's ids" \
      and all(rows_are_causal_softmax(h["weights"]) and len(h["weights"]) == 4 for l in d["layers"] for h in l["heads"])
      and len(d["next_token"]) == 10 and d["next_token"][0]["id"] == 27018 and d["next_token"][0]["token"] == " Feature"
      and all(a["prob"] >= b["prob"] for a, b in zip(d["next_token"], d["next_token"][1:]))
-     and d["next_token_position"] == 3
+     and d["next_token_position"] == 3 and all("sampled_prob" not in t for t in d["next_token"])
      and d["sampling"] == {"method": "argmax", "temperature": 0, "top_k": None, "seed": 123}' \
     --model gpt-ch4 --text "Hello, I am" --generate 6
 # --next-at P: the next tokens after position P are those after the text cut there (the
@@ -57,10 +57,17 @@ expect_json "--next-at 1 predicts after 'Hello,' and generates the book's ids" \
 sampled() {  # sampled FILE PYTHON_PATH: the generated ids the golden file holds there
     "$python" -c "import json, sys; print(json.load(open(sys.argv[1]))$2['generated'])" "$(dirname "$golden")/$1"
 }
-expect_json "gpt-ch4 samples torch's ids for the book's call" \
+first_draw() {  # first_draw FILE PYTHON_PATH: the next tokens, each with the chance generate draws it
+    "$python" -c "import json, sys; print(json.load(open(sys.argv[1]))$2['next_token'])" "$(dirname "$golden")/$1"
+}
+expect_json "gpt-ch4 samples torch's ids for the book's call, and says what each next token's draw chance is" \
     "d['generated'] == $(sampled sampling_golden.json "['gpt_ch4']['runs'][0]")
      and d['sampling'] == {'method': 'multinomial', 'temperature': 1.4, 'top_k': 25, 'seed': 123}
-     and len(d['generated_tokens']) == 15" \
+     and len(d['generated_tokens']) == 15
+     and [t['id'] for t in d['next_token']] == [t['id'] for t in $(first_draw sampling_golden.json "['gpt_ch4']['runs'][0]")]
+     and max(abs(a['sampled_prob'] - b['sampled_prob'])
+             for a, b in zip(d['next_token'], $(first_draw sampling_golden.json "['gpt_ch4']['runs'][0]")))
+         <= 1e-4 * max(t['sampled_prob'] for t in d['next_token'])" \
     --model gpt-ch4 --text "Every effort moves you" --generate 15 --temperature 1.4 --top-k 25
 expect_json "the shipped model samples torch's ids (seed 2024, temperature 3)" \
     "d['generated'] == $(sampled checkpoint_golden.json "['shipped']['sampled'][3]")

@@ -57,9 +57,9 @@ TEST_CASE("model placeholders: the best head of a type, and the next tokens", "[
     // The model's head with the highest previous-token score, first of equals.
     double best = -1.0;
     std::string at;
-    for (size_t l = 0; l < m.trace.blocks.size(); ++l)
-        for (size_t h = 0; h < m.trace.blocks[l].attention.heads.size(); ++h) {
-            const double score = attn::head_score(m.trace.blocks[l].attention.heads[h].at("weights"), s.run.tokens.ids,
+    for (size_t l = 0; l < m.trace->blocks.size(); ++l)
+        for (size_t h = 0; h < m.trace->blocks[l].attention.heads.size(); ++h) {
+            const double score = attn::head_score(m.trace->blocks[l].attention.heads[h].at("weights"), s.run.tokens.ids,
                                                   attn::HeadType::PreviousToken);
             if (score > best + 1e-12) best = score, at = std::to_string(l) + "." + std::to_string(h);
         }

@@ -45,12 +45,12 @@ TEST_CASE("appending tokens from the KV cache gives the full run's weights and n
     REQUIRE(extended);
     CHECK(extended->extended);
     CHECK(extended->tokens.ids == full.tokens.ids);
-    REQUIRE(extended->trace.blocks.size() == full.trace.blocks.size());
-    for (size_t l = 0; l < full.trace.blocks.size(); ++l)
-        for (size_t h = 0; h < full.trace.blocks[l].attention.heads.size(); ++h) {
+    REQUIRE(extended->trace->blocks.size() == full.trace->blocks.size());
+    for (size_t l = 0; l < full.trace->blocks.size(); ++l)
+        for (size_t h = 0; h < full.trace->blocks[l].attention.heads.size(); ++h) {
             INFO("layer " << l << " head " << h);
-            const auto& ours = extended->trace.blocks[l].attention.heads[h];
-            const auto& theirs = full.trace.blocks[l].attention.heads[h];
+            const auto& ours = extended->trace->blocks[l].attention.heads[h];
+            const auto& theirs = full.trace->blocks[l].attention.heads[h];
             CHECK(relative_gap(ours.at("weights"), theirs.at("weights")) < 1e-5);
             CHECK(relative_gap(ours.at("keys"), theirs.at("keys")) < 1e-5);
             CHECK(relative_gap(ours.at("values"), theirs.at("values")) < 1e-5);
@@ -65,8 +65,8 @@ TEST_CASE("appending tokens from the KV cache gives the full run's weights and n
     const std::optional<attn::ModelRun> again = attn::extend_model_run(*extended, attn::gpt2_tokenizer().encode("a!b!c!d!"));
     REQUIRE(again);
     const attn::ModelRun longer = run_text(model, "a!b!c!d!");
-    CHECK(relative_gap(again->trace.blocks[1].attention.heads[3].at("weights"),
-                       longer.trace.blocks[1].attention.heads[3].at("weights")) < 1e-5);
+    CHECK(relative_gap(again->trace->blocks[1].attention.heads[3].at("weights"),
+                       longer.trace->blocks[1].attention.heads[3].at("weights")) < 1e-5);
 }
 
 TEST_CASE("a text that does not extend the run, or outgrows the context, takes a full run", "[model_run]") {
@@ -88,8 +88,8 @@ TEST_CASE("the layer view is the chosen layer's attention, its head with every s
     CHECK(view.trace.heads.size() == 4);
     CHECK(view.trace.kept.keeps(2, "scores"));
     CHECK_FALSE(view.trace.kept.keeps(1, "scores"));
-    CHECK(view.trace.heads[2].at("queries") == run->trace.blocks[1].attention.heads[2].at("queries"));
-    CHECK(view.trace.model.at("inputs") == run->trace.blocks[1].normed1);  // what the heads read
+    CHECK(view.trace.heads[2].at("queries") == run->trace->blocks[1].attention.heads[2].at("queries"));
+    CHECK(view.trace.model.at("inputs") == run->trace->blocks[1].normed1);  // what the heads read
 }
 
 namespace {
@@ -127,7 +127,7 @@ TEST_CASE("next tokens at a picked position (--next-at P): logits row P, those a
         const attn::ModelRun run = run_at(model, text, p);
         CHECK(run.next_position == p);
         // The row the forward computed, and softmax/top-k of it as for the last position.
-        check_same_next_tokens(run.next_tokens, attn::top_next_tokens(last.trace.logits.row(p), 10), 0.0);
+        check_same_next_tokens(run.next_tokens, attn::top_next_tokens(last.trace->logits.row(p), 10), 0.0);
         // Causal: what follows position P depends on tokens 0..P only. The run of the
         // text cut there is an independent forward of fewer tokens.
         const attn::ModelRun cut = run_at(model, text.substr(0, static_cast<size_t>(p) + 1), std::nullopt);
@@ -152,7 +152,7 @@ TEST_CASE("next tokens at a position past the tokens are refused in one line, ge
     s.next_at = 4;
     const attn::ModelRun in_view = attn::run_model(s, model, attn::default_budget(), true);
     CHECK(in_view.next_position == 4);
-    check_same_next_tokens(in_view.next_tokens, attn::top_next_tokens(in_view.trace.logits.row(4), 10), 0.0);
+    check_same_next_tokens(in_view.next_tokens, attn::top_next_tokens(in_view.trace->logits.row(4), 10), 0.0);
     s.next_at = 5;
     CHECK_THROWS_WITH(attn::run_model(s, model, attn::default_budget(), true),
                       "--next-at 5: the text has 5 tokens with its generated ones (positions 0..4)");
@@ -179,7 +179,7 @@ TEST_CASE("appending tokens keeps a picked position's next tokens, unpicked, the
         const std::optional<attn::ModelRun> unpicked = attn::extend_generated(*extended);
         REQUIRE(unpicked);
         CHECK(unpicked->next_position == 7);
-        check_same_next_tokens(unpicked->next_tokens, attn::top_next_tokens(unpicked->trace.logits.row(0), 10), 0.0);
+        check_same_next_tokens(unpicked->next_tokens, attn::top_next_tokens(unpicked->trace->logits.row(0), 10), 0.0);
     }
     // Picked among the new tokens: from that token's cached step.
     const std::optional<attn::ModelRun> at_new = attn::extend_model_run(run_at(model, "a!b", std::nullopt),
@@ -194,12 +194,13 @@ TEST_CASE("appending tokens keeps a picked position's next tokens, unpicked, the
     check_same_next_tokens(kept->next_tokens, at_new->next_tokens, 0.0);
 }
 
-TEST_CASE("another position of a full run is a copy with that row's next tokens", "[model_run]") {
+TEST_CASE("another position of a full run shares its trace, with that row's next tokens", "[model_run]") {
     const attn::LoadedModel model = small_model();
     const attn::ModelRun run = run_at(model, "a!b!c", std::nullopt);
     const std::optional<attn::ModelRun> at_1 = attn::with_next_at(run, 1);
     REQUIRE(at_1);
     CHECK(at_1->next_position == 1);
+    CHECK(at_1->trace == run.trace);  // the same weights and logits, not a copy of them
     check_same_next_tokens(at_1->next_tokens, run_at(model, "a!b!c", 1).next_tokens, 0.0);
     const std::optional<attn::ModelRun> back = attn::with_next_at(*at_1, std::nullopt);
     REQUIRE(back);

@@ -6,6 +6,8 @@
 // app's one token a run must give the same ids.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -16,6 +18,7 @@
 #include "model/gpt_forward.h"
 #include "model/kv_cache.h"
 #include "model/model_run.h"
+#include "model/next_token.h"
 #include "model/sampling.h"
 #include "numerics/torch_random.h"
 #include "text/gpt2_tokenizer.h"
@@ -45,7 +48,23 @@ attn::Sampling sampling_of(const json& run) {
     return how;
 }
 
-// Each run's ids by chapter 5's generate (a full forward a token) and with the KV cache.
+// The 10 most probable next tokens with the chance generate's first step draws each
+// (make_sampling_golden.py's first_draw), within 1e-4 of the largest probability.
+void check_first_draw(const std::vector<attn::TokenProbability>& got, const json& want) {
+    REQUIRE(got.size() == want.size());
+    const double scale = std::max(want[0].at("prob").get<double>(), 1e-30);
+    double drawn_scale = 1e-30;
+    for (const json& w : want) drawn_scale = std::max(drawn_scale, w.at("sampled_prob").get<double>());
+    for (size_t i = 0; i < got.size(); ++i) {
+        INFO("next token " << i << ": id " << got[i].id << ", expected " << want[i].at("id"));
+        CHECK(got[i].id == want[i].at("id").get<int64_t>());
+        CHECK(std::abs(got[i].prob - want[i].at("prob").get<double>()) <= 1e-4 * scale);
+        CHECK(std::abs(got[i].drawn - want[i].at("sampled_prob").get<double>()) <= 1e-4 * drawn_scale);
+    }
+}
+
+// Each run's ids by chapter 5's generate (a full forward a token) and with the KV cache;
+// a sampled run's first draw, from the forward's last logits.
 void check_runs(const attn::GptModel& model, const json& runs) {
     for (const json& r : runs) {
         const attn::Sampling how = sampling_of(r);
@@ -59,6 +78,15 @@ void check_runs(const attn::GptModel& model, const json& runs) {
         CHECK(attn::generate(model, ids, n, plain) == expected);
         CHECK(attn::generate_cached(model, ids, n, cached) == expected);
         CHECK(plain.sampled_tokens() == (how.sampled() ? n : 0));
+        if (how.sampled()) {
+            const attn::Matrix& logits = attn::gpt_forward(model, ids).logits;
+            const attn::RowVector last = logits.row(logits.rows() - 1);
+            std::vector<attn::TokenProbability> next = attn::top_next_tokens(last, 10);
+            const attn::RowVector drawn = attn::draw_distribution(last, how);
+            CHECK(std::abs(drawn.sum() - 1.0f) < 1e-5f);
+            for (attn::TokenProbability& t : next) t.drawn = drawn(static_cast<Eigen::Index>(t.id));
+            check_first_draw(next, r.at("next_token"));
+        }
     }
 }
 
@@ -162,10 +190,13 @@ TEST_CASE("the shipped model samples torch's ids, a token a run continues the sa
         // The app: a run of the text, then one run a token from the last run's cache and
         // sampler; and a run with every token at once (what a session file opens with).
         const attn::ModelRun first = attn::run_model(settings_for(attn::kShippedModel, r, 0), m, attn::default_budget(), true);
+        if (r.contains("next_token")) check_first_draw(first.next_tokens, r.at("next_token"));  // what the bars show
+        for (const attn::TokenProbability& t : first.next_tokens) CHECK((t.drawn >= 0.0f) == first.sampler.how().sampled());
         std::optional<attn::ModelRun> more = attn::extend_generated(first);
         for (int i = 1; more && i < n; ++i) more = attn::extend_generated(*more);
         REQUIRE(more);
         CHECK(more->generated == expected);
+        CHECK((more->next_tokens.front().drawn >= 0.0f) == more->sampler.how().sampled());  // a cached step's too
         CHECK(more->sampler.sampled_tokens() == (more->sampler.how().sampled() ? n : 0));
         const attn::ModelRun at_once = attn::run_model(settings_for(attn::kShippedModel, r, n), m, attn::default_budget(), true);
         CHECK(at_once.generated == expected);

@@ -31,7 +31,10 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
     j["model_run"] = nullptr;  // a GPT model's run: what it shows and predicts
     if (const attn::ModelRun* m = live.model_run()) {
         nlohmann::json next = nlohmann::json::array();
-        for (const attn::TokenProbability& t : m->next_tokens) next.push_back({{"id", t.id}, {"prob", t.prob}});
+        for (const attn::TokenProbability& t : m->next_tokens) {
+            next.push_back({{"id", t.id}, {"prob", t.prob}});
+            if (t.drawn >= 0.0f) next.back()["sampled_prob"] = t.drawn;
+        }
         j["model_run"] = {{"name", m->model.name},          {"dtype", m->model.dtype},
                           {"n_layer", m->model.model->cfg.n_layers}, {"n_head", m->model.model->cfg.n_heads},
                           {"layer", m->layer},              {"head", m->head},

@@ -71,8 +71,8 @@ void tile_tooltip(const attn::Run& run, int layer, int head, const attn::HeadSco
 std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_layer, int shown_head,
                                              const DrawContext& ctx, HeatmapRegistry& shown) {
     const attn::ModelRun& m = *run.model;
-    const int layers = static_cast<int>(m.trace.blocks.size());
-    const int heads = layers ? static_cast<int>(m.trace.blocks[0].attention.heads.size()) : 0;
+    const int layers = static_cast<int>(m.trace->blocks.size());
+    const int heads = layers ? static_cast<int>(m.trace->blocks[0].attention.heads.size()) : 0;
     ImGui::PushFont(ctx.fonts.heading);
     text_wrapped("Every layer and head (%d x %d, weights on one scale 0 to 1): click a head to see its pipeline", layers,
                  heads);
@@ -94,7 +94,7 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
         ImGui::SameLine(label_w);
         float x = 0.0f;
         for (int h = 0; h < heads; ++h) {
-            const attn::Matrix& weights = m.trace.blocks[static_cast<size_t>(l)].attention.heads[static_cast<size_t>(h)].at("weights");
+            const attn::Matrix& weights = m.trace->blocks[static_cast<size_t>(l)].attention.heads[static_cast<size_t>(h)].at("weights");
             const attn::HeadScores& scores = m.head_scores[static_cast<size_t>(l)][static_cast<size_t>(h)];
             if (h > 0 && x + side + gap <= avail) ImGui::SameLine(0.0f, gap);
             else if (h > 0) {
@@ -128,6 +128,15 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
     ImGui::Spacing();
     draw_legend(ColorScale{ColorMode::Sequential, 0.0f, 1.0f}, 300.0f * ctx.ui_scale, ctx);
     return clicked;
+}
+
+// What a sampling run draws from, in one line: the bars show softmax(logits), the draw
+// softmax(top_k(logits) / temperature).
+std::string sampling_line(const attn::Sampling& how) {
+    char line[160];
+    std::snprintf(line, sizeof line, "Sampling at temperature %g%s: \"drawn\" is the chance generate picks each token",
+                  how.temperature, how.top_k ? (" among the top " + std::to_string(*how.top_k)).c_str() : "");
+    return line;
 }
 
 // Which token the bars follow, and the way back to the last token.
@@ -168,17 +177,23 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     draw_next_heading(m, next_at, text_of(m.tokens.ids[static_cast<size_t>(m.next_position)]), ctx, widgets, choice);
     const float word_w = ImGui::CalcTextSize("'abcdefghijklmn'").x;
     const float bar_w = std::min(ImGui::GetContentRegionAvail().x - word_w, 360.0f * ctx.ui_scale);
+    // The settings of the run on screen: what its generated tokens came from, and what
+    // the buttons continue (other settings start the generated tokens over).
+    const attn::Sampling& how = m.sampler.how();
+    if (how.sampled())  // the bars are the model's; the draw reshapes them
+        ImGui::TextDisabled("%s", sampling_line(how).c_str());
     const float top = std::max(m.next_tokens.front().prob, 1e-30f);
     for (const attn::TokenProbability& t : m.next_tokens) {
         ImGui::TextUnformatted(text_of(t.id).c_str());
         ImGui::SameLine(word_w);
-        char label[32];
-        std::snprintf(label, sizeof label, "%.2f%%", static_cast<double>(t.prob) * 100.0);
+        char label[64];
+        if (t.drawn >= 0.0f)
+            std::snprintf(label, sizeof label, "%.2f%% · drawn %.2f%%", static_cast<double>(t.prob) * 100.0,
+                          static_cast<double>(t.drawn) * 100.0);
+        else
+            std::snprintf(label, sizeof label, "%.2f%%", static_cast<double>(t.prob) * 100.0);
         ImGui::ProgressBar(t.prob / top, ImVec2(bar_w, 0.0f), label);  // bars relative to the most probable
     }
-    // The settings of the run on screen: what its generated tokens came from, and what
-    // the buttons continue (other settings start the generated tokens over).
-    const attn::Sampling& how = m.sampler.how();
     ImGui::BeginDisabled(generating > 0);
     if (ImGui::Button(how.sampled() ? "Append a sampled token" : "Append the most likely token")) choice.append = true;
     ImGui::EndDisabled();

@@ -17,6 +17,17 @@ constexpr double kFlopsPerSecond = 20e9;
 
 constexpr int kNextTokens = 10;  // the most probable next tokens a run lists
 
+// The most probable next tokens after a row of logits, each with the chance generate draws
+// it when `how` samples.
+std::vector<TokenProbability> next_tokens_of(const RowVector& logits, const Sampling& how) {
+    std::vector<TokenProbability> top = top_next_tokens(logits, kNextTokens);
+    if (how.sampled()) {
+        const RowVector drawn = draw_distribution(logits, how);
+        for (TokenProbability& t : top) t.drawn = drawn(static_cast<Eigen::Index>(t.id));
+    }
+    return top;
+}
+
 // Every head's type scores, and what uniform causal attention scores on the same tokens.
 void score_heads(ModelRun& run) {
     const auto T = static_cast<Eigen::Index>(run.tokens.ids.size());
@@ -24,7 +35,7 @@ void score_heads(ModelRun& run) {
     for (Eigen::Index i = 0; i < T; ++i) uniform.row(i).head(i + 1).setConstant(1.0f / static_cast<float>(i + 1));
     run.chance_scores = head_scores(uniform, run.tokens.ids);
     run.head_scores.clear();
-    for (const BlockTrace& block : run.trace.blocks) {
+    for (const BlockTrace& block : run.trace->blocks) {
         run.head_scores.emplace_back();
         for (const HeadTrace& head : block.attention.heads)
             run.head_scores.back().push_back(head_scores(head.at("weights"), run.tokens.ids));
@@ -111,14 +122,15 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
     // Keys and values are T x head_dim a head: kept everywhere, they are the cache.
     std::vector<KeptStages> keep(m.blocks.size(), KeptStages::only({"weights", "keys", "values"}));
     if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only({"weights", "keys", "values"}, run.head);
-    run.trace = gpt_forward(m, run.tokens.ids, keep);
-    run.cache = std::make_shared<const GptCache>(cache_from_trace(m, run.trace));
+    GptTrace trace = gpt_forward(m, run.tokens.ids, keep);
+    run.cache = std::make_shared<const GptCache>(cache_from_trace(m, trace));
+    run.trace = std::make_shared<const GptTrace>(std::move(trace));
     run.next_position = position;
-    run.next_tokens = top_next_tokens(run.trace.logits.row(position), kNextTokens);
+    run.next_tokens = next_tokens_of(run.trace->logits.row(position), s.sampling);
     score_heads(run);
     if (s.generate > 0 && !generated_in_view) {  // from this run's cache: the prompt is not run again
         const std::vector<int64_t> all =
-            generate_from_cache(m, *run.cache, run.trace.logits.row(T - 1), s.generate, run.sampler);
+            generate_from_cache(m, *run.cache, run.trace->logits.row(T - 1), s.generate, run.sampler);
         run.generated.assign(all.begin() + T, all.end());
     }
     return run;
@@ -129,7 +141,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     const GptModel& m = *previous.model.model;
     const std::vector<int64_t>& old_ids = previous.tokens.ids;
     const std::vector<int64_t>& ids = tokens.ids;
-    if (!previous.cache || ids.size() <= old_ids.size() || static_cast<int64_t>(ids.size()) > m.cfg.context_length ||
+    if (!previous.cache || !previous.trace || ids.size() <= old_ids.size() || static_cast<int64_t>(ids.size()) > m.cfg.context_length ||
         !std::equal(old_ids.begin(), old_ids.end(), ids.begin()))
         return std::nullopt;
     for (size_t i = old_ids.size(); i < ids.size(); ++i)
@@ -143,8 +155,8 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     // previous's next tokens there are the longer text's.
     if (position < T0) {
         if (previous.next_position == position) run.next_tokens = previous.next_tokens;
-        else if (previous.trace.logits.rows() == T0)
-            run.next_tokens = top_next_tokens(previous.trace.logits.row(position), kNextTokens);
+        else if (previous.trace->logits.rows() == T0)
+            run.next_tokens = next_tokens_of(previous.trace->logits.row(position), previous.sampler.how());
         else return std::nullopt;  // an extended run's logits are its last row's only
     }
     run.model = previous.model;
@@ -153,11 +165,12 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     run.head = -1;  // no head has every stage yet
     run.extended = true;
     GptCache cache = *previous.cache;
-    run.trace.ids = ids;
-    run.trace.blocks.resize(m.blocks.size());
+    GptTrace trace;
+    trace.ids = ids;
+    trace.blocks.resize(m.blocks.size());
     for (size_t l = 0; l < m.blocks.size(); ++l) {
-        Trace& att = run.trace.blocks[l].attention;
-        const Trace& before = previous.trace.blocks[l].attention;
+        Trace& att = trace.blocks[l].attention;
+        const Trace& before = previous.trace->blocks[l].attention;
         att.variant = before.variant;
         att.causal = true;
         att.kept = KeptStages::only({"weights", "keys", "values"});
@@ -171,15 +184,15 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     TokenStep step;
     for (Eigen::Index i = T0; i < T; ++i) {
         step = append_token(m, cache, ids[static_cast<size_t>(i)]);
-        if (i == position) run.next_tokens = top_next_tokens(step.logits, kNextTokens);
+        if (i == position) run.next_tokens = next_tokens_of(step.logits, previous.sampler.how());
         for (size_t l = 0; l < step.weights.size(); ++l)
             for (size_t h = 0; h < step.weights[l].size(); ++h)
-                run.trace.blocks[l].attention.heads[h].stages[0].value.row(i).head(i + 1) = step.weights[l][h];  // 1 x (i+1)
+                trace.blocks[l].attention.heads[h].stages[0].value.row(i).head(i + 1) = step.weights[l][h];  // 1 x (i+1)
     }
     // Each head's keys and values, T x head_dim, from the cache (a later append and the
     // head lines read them).
     for (size_t l = 0; l < m.blocks.size(); ++l) {
-        Trace& att = run.trace.blocks[l].attention;
+        Trace& att = trace.blocks[l].attention;
         const auto hd = static_cast<Eigen::Index>(m.cfg.emb_dim / m.cfg.n_heads);
         for (size_t h = 0; h < att.heads.size(); ++h) {
             const auto col = static_cast<Eigen::Index>(h) * hd;
@@ -187,7 +200,8 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
             att.heads[h].add("values", cache.values[l].block(0, col, T, hd), Axis::Tokens);
         }
     }
-    run.trace.logits = step.logits;  // the last position's only
+    trace.logits = step.logits;  // the last position's only
+    run.trace = std::make_shared<const GptTrace>(std::move(trace));
     run.cache = std::make_shared<const GptCache>(std::move(cache));
     run.sampler = previous.sampler;
     score_heads(run);
@@ -195,8 +209,9 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 }
 
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at) {
+    if (!previous.trace) return std::nullopt;
     TokenSampler sampler = previous.sampler;  // previous keeps its own stream: it stays on screen
-    const Matrix& logits = previous.trace.logits;  // a full run's T rows, an extended run's last
+    const Matrix& logits = previous.trace->logits;  // a full run's T rows, an extended run's last
     const int64_t id = sampler.next(logits.row(logits.rows() - 1));
     std::optional<ModelRun> run = extend_model_run(previous, with_token(previous.tokens, id), next_at);
     if (!run) return std::nullopt;
@@ -207,13 +222,14 @@ std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional
 }
 
 std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at) {
-    const Eigen::Index T = previous.trace.logits.rows();
+    if (!previous.trace) return std::nullopt;
+    const Eigen::Index T = previous.trace->logits.rows();
     const Eigen::Index position = next_at ? *next_at : T - 1;
     if (previous.extended || T != static_cast<Eigen::Index>(previous.tokens.ids.size()) || position < 0 || position >= T)
         return std::nullopt;
     ModelRun run = previous;
     run.next_position = position;
-    run.next_tokens = top_next_tokens(run.trace.logits.row(position), kNextTokens);
+    run.next_tokens = next_tokens_of(run.trace->logits.row(position), previous.sampler.how());
     return run;
 }
 
@@ -234,7 +250,7 @@ Run layer_view(std::shared_ptr<const ModelRun> run) {
     view.tokens = run->tokens;
     view.embedding = "model";
     view.vocab_size = run->model.model->cfg.vocab_size;
-    view.trace = run->trace.blocks[static_cast<size_t>(std::max(run->layer, 0))].attention;
+    view.trace = run->trace->blocks[static_cast<size_t>(std::max(run->layer, 0))].attention;
     view.model = std::move(run);
     return view;
 }

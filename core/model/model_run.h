@@ -26,7 +26,9 @@ namespace attn {
 struct ModelRun {
     LoadedModel model;
     Tokenized tokens;
-    GptTrace trace;
+    // Shared, never changed once made: picking another position's next tokens
+    // (with_next_at) copies the rest of the run, not every head's weights and T x vocab logits.
+    std::shared_ptr<const GptTrace> trace;
     int layer = -1, head = -1;  // the head with every stage (-1: none)
     std::vector<TokenProbability> next_tokens;  // the 10 most probable after next_position
     int64_t next_position = -1;  // 0-based: Settings::next_at, else the last token
@@ -82,7 +84,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at = std::nullopt);
 
 // `previous` with the next tokens of `next_at` (unset: the last token's) taken from its
-// logits: another position costs a copy, not a forward (10 s for GPT-2 at 1024 tokens on
+// logits: another position costs a copy of the run's small parts (the trace is shared), not a forward (10 s for GPT-2 at 1024 tokens on
 // one core). Nothing when previous is an extended run (it keeps the last row only) or
 // next_at is past its tokens.
 std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at);

@@ -11,6 +11,9 @@ namespace attn {
 struct TokenProbability {
     int64_t id = 0;
     float prob = 0.0f;
+    // When generate samples: the chance it draws this token (sampling.h's draw_distribution,
+    // after temperature and top-k); -1 when it takes the argmax.
+    float drawn = -1.0f;
 };
 
 // The greedy choice, as torch.argmax: the id of the largest logit, the first of equals.

@@ -28,18 +28,27 @@ void keep_top_k(RowVector& logits, int64_t k) {
         if (logits(i) < min_val) logits(i) = -std::numeric_limits<float>::infinity();
 }
 
-int64_t TokenSampler::next(const RowVector& row) {
+RowVector draw_distribution(const RowVector& row, const Sampling& how) {
     RowVector logits = row;
-    if (how_.top_k) keep_top_k(logits, *how_.top_k);
-    // With temperature 0 the filter changes no argmax (the largest logit stays), but
-    // it is applied all the same, as generate does.
-    if (!how_.sampled()) return most_probable(logits);
+    if (how.top_k) keep_top_k(logits, *how.top_k);
     // logits / temperature: torch narrows the Python float to float32 and divides
     // (a true division, not a product with the reciprocal: checked against torch).
-    logits /= static_cast<float>(how_.temperature);
+    logits /= static_cast<float>(how.temperature);
     softmax_row(logits.data(), logits.size(), logits.size(), 1.0f, 0);  // torch.softmax(logits, dim=-1)
+    return logits;
+}
+
+int64_t TokenSampler::next(const RowVector& row) {
+    if (!how_.sampled()) {
+        // With temperature 0 the filter changes no argmax (the largest logit stays), but
+        // it is applied all the same, as generate does.
+        RowVector logits = row;
+        if (how_.top_k) keep_top_k(logits, *how_.top_k);
+        return most_probable(logits);
+    }
+    const RowVector probs = draw_distribution(row, how_);
     ++sampled_tokens_;
-    return torch_multinomial(gen_, logits);
+    return torch_multinomial(gen_, probs);
 }
 
 }  // namespace attn

@@ -37,6 +37,10 @@ private:
     int64_t sampled_tokens_ = 0;
 };
 
+// What generate draws a token from when it samples: softmax(top_k(logits) / temperature), as
+// TokenSampler::next computes it (a token the top-k filter leaves out: 0). Needs how.sampled().
+RowVector draw_distribution(const RowVector& logits, const Sampling& how);
+
 // generate's top-k filter: every logit below the k-th largest becomes -inf (those equal
 // to it stay, as torch.where(logits < min_val, -inf, logits) keeps them).
 void keep_top_k(RowVector& logits, int64_t k);

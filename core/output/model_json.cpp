@@ -29,9 +29,9 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
     write_tokens(w, "tokens", "token_ids", run.tokens);
 
     out << ",\"layers\":[";
-    for (size_t l = 0; l < run.trace.blocks.size(); ++l) {
+    for (size_t l = 0; l < run.trace->blocks.size(); ++l) {
         out << (l ? ",{" : "{") << "\"heads\":[";
-        const Trace& attention = run.trace.blocks[l].attention;
+        const Trace& attention = run.trace->blocks[l].attention;
         for (size_t h = 0; h < attention.heads.size(); ++h) {
             out << (h ? ",{" : "{");
             const HeadScores& scores = run.head_scores[l][h];
@@ -49,7 +49,7 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
     out << ']';
 
     if (run.layer >= 0) {
-        const BlockTrace& block = run.trace.blocks[static_cast<size_t>(run.layer)];
+        const BlockTrace& block = run.trace->blocks[static_cast<size_t>(run.layer)];
         out << ",\"detail\":{\"layer\":" << run.layer << ",\"head\":" << run.head;
         matrix("inputs", block.inputs);
         matrix("normed", block.normed1);
@@ -72,6 +72,10 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
         w.string(token_text(run.next_tokens[i].id));
         out << ",\"prob\":";
         w.number(run.next_tokens[i].prob);
+        if (run.next_tokens[i].drawn >= 0.0f) {  // sampling: the chance generate draws it
+            out << ",\"sampled_prob\":";
+            w.number(run.next_tokens[i].drawn);
+        }
         out << '}';
     }
     out << "],\"next_token_position\":" << run.next_position;

@@ -197,7 +197,7 @@ std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool gene
     ModelProgram p(run);
     p.layer = s.layer.value_or(0);
     p.head = s.head.value_or(0);
-    if (p.layer < 0 || p.layer >= c.n_layers || p.layer >= static_cast<int>(run.trace.blocks.size()))
+    if (p.layer < 0 || p.layer >= c.n_layers || p.layer >= static_cast<int>(run.trace->blocks.size()))
         throw InputError("--layer " + std::to_string(p.layer) + ": the model has " + std::to_string(c.n_layers) + " layers");
     if (p.head < 0 || p.head >= c.n_heads)
         throw InputError("--head " + std::to_string(p.head) + ": the model has " + std::to_string(c.n_heads) + " heads a layer");

@@ -35,8 +35,24 @@ BOOK_TEXT = "Every effort moves you"  # chapter 5's prompt
 BOOK_PRINTED = [15496, 11, 314, 716, 27018, 24086, 47843, 30961, 42348, 7267]  # chapter 4's greedy ids
 
 
+@torch.no_grad()
+def first_draw(model, context, ids, temperature, top_k):
+    """The 10 most probable tokens after `ids` (softmax of the last logits), each with the
+    chance generate's first step draws it: its own top-k filter, division and softmax."""
+    logits = model(torch.tensor([ids[-context:]]))[:, -1, :]
+    plain = torch.softmax(logits, dim=-1)[0]
+    if top_k is not None:  # generate's lines, as book_gpt.py writes them
+        top_logits, _ = torch.topk(logits, top_k)
+        min_val = top_logits[:, -1]
+        logits = torch.where(logits < min_val, torch.tensor(float("-inf")), logits)
+    drawn = torch.softmax(logits / temperature, dim=-1)[0]
+    return [{"id": i, "prob": plain[i].item(), "sampled_prob": drawn[i].item()}
+            for i in torch.topk(plain, 10).indices.tolist()]
+
+
 def sampled_runs(model, context, runs):
-    """generate's ids for each (text or ids, seed, temperature, top_k, new tokens)."""
+    """generate's ids for each (text or ids, seed, temperature, top_k, new tokens); for a
+    sampled run also "next_token", what its first step draws from (first_draw)."""
     model.eval()
     out = []
     for r in runs:
@@ -46,6 +62,8 @@ def sampled_runs(model, context, runs):
                        top_k=r.get("top_k"))[0].tolist()
         out.append({"text": r.get("text"), "ids": ids, "seed": r["seed"], "temperature": r["temperature"],
                     "top_k": r.get("top_k"), "new_tokens": r["new_tokens"], "generated": got[len(ids):]})
+        if r["temperature"] > 0:
+            out[-1]["next_token"] = first_draw(model, context, ids, r["temperature"], r.get("top_k"))
     return out
 
 
