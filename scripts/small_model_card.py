@@ -107,7 +107,12 @@ def recipe_notes(train):
     """What the card says of the recipe's options (train_small_model.py's TRAIN)."""
     notes = ""
     if train["positions"] == "sinusoidal":
-        notes += ("\nPositions are fixed sinusoids (Attention Is All You Need's table, scaled so that each element's"
+        top, base = train.get("position_top", 1.0), train.get("position_base", 10000.0)
+        table = ("Attention Is All You Need's table" if (top, base) == (1.0, 10000.0) else
+                 f"Attention Is All You Need's table with frequencies from {top:g} radians a position (not 1) down"
+                 f" by a factor {base:g} (not 10000): a 128-token context needs no wavelength of thousands, and"
+                 " frequencies near pi let a head tell a token from its neighbours")
+        notes += (f"\nPositions are fixed sinusoids ({table}, scaled so that each element's"
                   f" RMS is {train['position_rms']:g}), stored as GPT-2's `wpe` and not trained: a head can attend"
                   " by relative position from the first step, where learned positions start as noise.")
     if train["loss_fraction"] < 1.0:

@@ -38,7 +38,7 @@ CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layer
 # restricted softmax (AVX-512 EPYC, the other core building).
 TRAIN = dict(tokens=6_000_000, batch_size=8, peak_lr=3e-3, initial_lr=1e-4, min_lr=1e-4,
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
-             positions="sinusoidal", position_rms=0.05, loss_fraction=1.0, restricted_softmax=0.85)
+             positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, loss_fraction=1.0, restricted_softmax=0.85)
 
 
 class Tee:
@@ -124,11 +124,11 @@ def build_model():
 
 
 def sinusoid_table(positions, dim):
-    """Attention Is All You Need's table, PE[p, 2i] = sin(p / 10000^(2i/dim)), PE[p, 2i+1] = cos,
-    scaled so that each element's RMS is position_rms. Stored as GPT-2's
+    """Attention Is All You Need's table, PE[p, 2i] = sin(top p / base^(2i/dim)), PE[p, 2i+1] = cos
+    (top 1 and base 10000 there), scaled so that each element's RMS is position_rms. Stored as GPT-2's
     wpe, so the file is an ordinary GPT-2 checkpoint."""
     p = torch.arange(positions, dtype=torch.float64)[:, None]
-    freq = 10000.0 ** (-torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    freq = TRAIN["position_top"] * TRAIN["position_base"] ** (-torch.arange(0, dim, 2, dtype=torch.float64) / dim)
     table = torch.zeros(positions, dim, dtype=torch.float64)
     table[:, 0::2], table[:, 1::2] = torch.sin(p * freq), torch.cos(p * freq)
     return (table * TRAIN["position_rms"] * math.sqrt(2.0)).float()
@@ -182,7 +182,7 @@ def others_cpu_seconds():
     return busy - r.ru_utime - r.ru_stime
 
 
-def train(model, train_x, train_y, val_x, val_y):
+def train(model, train_x, train_y, val_x, val_y, stop_after=0):
     trained = [p for p in model.parameters() if p.requires_grad]  # not fixed sinusoidal positions
     optimizer = torch.optim.AdamW(trained, lr=TRAIN["peak_lr"], weight_decay=TRAIN["weight_decay"])
     scored = max(1, round(TRAIN["loss_fraction"] * CFG["context_length"]))
@@ -201,7 +201,7 @@ def train(model, train_x, train_y, val_x, val_y):
           f"{len(train_x)} training windows, so {steps * B / len(train_x):.2f} epochs")
     order, pos, seen, interval = torch.empty(0, dtype=torch.long), 0, 0, []
     t0, others0 = time.time(), others_cpu_seconds()
-    for step in range(steps):
+    for step in range(min(steps, stop_after) if stop_after else steps):
         if pos + B > len(order):  # a new epoch: the book's DataLoader(shuffle=True, drop_last=True)
             order, pos = torch.randperm(len(train_x), generator=shuffle), 0
         idx, pos = order[pos:pos + B], pos + B
@@ -281,10 +281,18 @@ def main():
     ap.add_argument("--restricted-softmax", type=float, default=TRAIN["restricted_softmax"],
                     help="the fraction of steps (the first) whose softmax covers only the train split's tokens")
     ap.add_argument("--position-rms", type=float, default=TRAIN["position_rms"], help="the sinusoid table's scale")
+    ap.add_argument("--position-base", type=float, default=TRAIN["position_base"],
+                    help="the sinusoids' longest wavelength over 2 pi, in positions")
+    ap.add_argument("--position-top", type=float, default=TRAIN["position_top"],
+                    help="the sinusoids' highest frequency, in radians a position")
+    ap.add_argument("--weight-decay", type=float, default=TRAIN["weight_decay"])
     ap.add_argument("--eval-every", type=int, default=TRAIN["eval_every"], help="steps between evaluations")
     ap.add_argument("--pilot", action="store_true", help="train and print the head scores only (no files)")
+    ap.add_argument("--stop-after", type=int, default=0,
+                    help="a pilot: stop after this many steps of the full schedule (compare a recipe's start)")
     args = ap.parse_args()
-    TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms, eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch, positions=args.positions, loss_fraction=args.loss_fraction)
+    TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms,
+                 position_base=args.position_base, position_top=args.position_top, weight_decay=args.weight_decay, eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch, positions=args.positions, loss_fraction=args.loss_fraction)
     CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb)
     if args.pilot and args.out == ap.get_default("out"):
         args.out = os.path.join(cache_dir(), "pilot")  # a trial never touches the shipped model
@@ -316,7 +324,7 @@ def main():
     n_params = sum(p.numel() for p in model.parameters())  # the tied head counted once
     print(f"baselines on the {val_y.numel():,d} validation targets: unigram {unigram:.3f}, uniform {uniform:.3f}; "
           f"{n_params:,d} parameters")
-    r = train(model, train_x, train_y, val_x, val_y)
+    r = train(model, train_x, train_y, val_x, val_y, args.stop_after if args.pilot else 0)
     if args.pilot:  # a trial of a recipe: what its heads became, nothing written
         r.update(type_scores(model, counts, val_x))
         print_scores(r)

@@ -37,30 +37,43 @@ struct Shown {
 }  // namespace
 
 TEST_CASE("lesson 5.5 claims what the shipped model's heads do", "[lessons][model]") {
+    // The heads and cells come from the lesson itself: each highlighted cell (r, c) is a
+    // claim that row r gives its largest weight to token c.
     const auto& steps = trained_heads().steps;
     REQUIRE(steps.size() == 6);
-    SECTION("step 1: head 0.5 looks back one token, above what even weights score") {
+    const auto check_cells = [](const Shown& s, const attn::LessonStep& step) {
+        REQUIRE(!step.cells.empty());
+        // The text names the head it shows ("head {layer}.5"): the one the step selects.
+        CHECK(step.text.find("{layer}." + std::to_string(step.head) + " ") != std::string::npos);
+        for (const attn::LessonCell& cell : step.cells) {
+            INFO(step.where << ": row " << cell.row);
+            CHECK(s.argmax(cell.row) == cell.col);
+        }
+    };
+    SECTION("step 1: the head looks back one token, above what even weights score") {
         const Shown s(steps[0]);
-        CHECK(s.argmax(1) == 0);
-        CHECK(s.argmax(2) == 1);
-        CHECK(s.scores(5).previous_token > 1.5 * s.run.model->chance_scores.previous_token);
+        check_cells(s, steps[0]);
+        for (const attn::LessonCell& cell : steps[0].cells) CHECK(cell.col == cell.row - 1);
+        CHECK(s.scores(steps[0].head).previous_token > 1.5 * s.run.model->chance_scores.previous_token);
     }
-    SECTION("step 2: row 2's largest score is the token before") {
+    SECTION("step 2: the highlighted row's largest score is the token before") {
         const Shown s(steps[1]);
         REQUIRE(steps[1].stage == "scaled_scores");
-        CHECK(s.argmax(2) == 1);
+        REQUIRE(steps[1].rows.size() == 1);
+        const int row = steps[1].rows[0];
+        CHECK(s.argmax(row) == row - 1);
     }
-    SECTION("step 3: head 0.1 keeps rows on the diagonal and is none of the four types") {
+    SECTION("step 3: the head keeps rows on the diagonal and is none of the four types") {
         const Shown s(steps[2]);
-        CHECK(s.argmax(4) == 4);
-        CHECK(s.argmax(7) == 7);
-        const attn::HeadScores h = s.scores(1);
-        CHECK_FALSE(attn::dominant_type(h, 0.4).has_value());
+        check_cells(s, steps[2]);
+        for (const attn::LessonCell& cell : steps[2].cells) CHECK(cell.col == cell.row);
+        CHECK_FALSE(attn::dominant_type(s.scores(steps[2].head), 0.4).has_value());
     }
-    SECTION("step 4: head 1.6 is a first-token sink") {
+    SECTION("step 4: the head is a first-token sink") {
         const Shown s(steps[3]);
-        for (const Eigen::Index r : {5, 9, 13}) CHECK(s.argmax(r) == 0);
-        CHECK(s.scores(6).first_token > 2 * s.run.model->chance_scores.first_token);
+        check_cells(s, steps[3]);
+        for (const attn::LessonCell& cell : steps[3].cells) CHECK(cell.col == 0);
+        CHECK(s.scores(steps[3].head).first_token > 2 * s.run.model->chance_scores.first_token);
     }
     SECTION("step 5: on a repeated sentence no head duplicates or copies") {
         const Shown s(steps[4]);
