@@ -101,7 +101,8 @@ void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& m
     }
     ImGui::Separator();
     ImGui::PushFont(ctx.fonts.heading);
-    ImGui::Text("Pipeline of head %d.%d (layer %d): inputs are the LayerNorm'd residual stream", m.layer, head, m.layer);
+    ImGui::Text("Pipeline of %s (layer %d): inputs are the LayerNorm'd residual stream", head_name(run, head).c_str(),
+                m.layer);
     ImGui::PopFont();
     draw_pipeline(run, head, ctx, memo, live.scroll_to_stage, report.heatmaps, step ? &marks : nullptr);
 }

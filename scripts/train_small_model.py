@@ -38,7 +38,8 @@ CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layer
 # restricted softmax (AVX-512 EPYC, the other core building).
 TRAIN = dict(tokens=6_000_000, batch_size=8, peak_lr=3e-3, initial_lr=1e-4, min_lr=1e-4,
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
-             positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, loss_fraction=1.0, restricted_softmax=0.85)
+             positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, loss_fraction=1.0,
+             restricted_softmax=0.85)
 
 
 class Tee:
@@ -292,7 +293,9 @@ def main():
                     help="a pilot: stop after this many steps of the full schedule (compare a recipe's start)")
     args = ap.parse_args()
     TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms,
-                 position_base=args.position_base, position_top=args.position_top, weight_decay=args.weight_decay, eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch, positions=args.positions, loss_fraction=args.loss_fraction)
+                 position_base=args.position_base, position_top=args.position_top, weight_decay=args.weight_decay,
+                 eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,
+                 positions=args.positions, loss_fraction=args.loss_fraction)
     CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb)
     if args.pilot and args.out == ap.get_default("out"):
         args.out = os.path.join(cache_dir(), "pilot")  # a trial never touches the shipped model

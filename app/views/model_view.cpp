@@ -7,6 +7,7 @@
 #include "graphics/ui_colors.h"
 #include "text/gpt2_tokenizer.h"
 #include "views/pipeline_view.h"
+#include "views/stage_labels.h"
 #include "views/wrapping.h"
 
 namespace app {
@@ -40,7 +41,7 @@ const attn::Matrix& causal_mask(Eigen::Index T) {
 }
 
 std::string tile_caption(int layer, int head, const attn::HeadScores& s, const attn::HeadScores& chance) {
-    std::string caption = std::to_string(layer) + "." + std::to_string(head);
+    std::string caption = attn::layer_head(layer, head);
     const std::optional<attn::HeadType> type = attn::dominant_type(s, kTypeThreshold);
     if (type && score_of(s, *type) >= score_of(chance, *type) + kAboveChance) {
         char text[32];
@@ -55,7 +56,7 @@ void tile_tooltip(const attn::Run& run, int layer, int head, const attn::HeadSco
     const attn::HeadScores& chance = run.model->chance_scores;
     if (!p.hovered) return;
     ImGui::BeginTooltip();
-    ImGui::Text("layer %d, head %d (%d.%d): click to show its pipeline", layer, head, layer, head);
+    ImGui::Text("layer %d, head %d (%s): click to show its pipeline", layer, head, attn::layer_head(layer, head).c_str());
     ImGui::Text("previous-token %.2f · duplicate-token %.2f · induction %.2f · first-token sink %.2f", s.previous_token,
                 s.duplicate_token, s.induction, s.first_token);
     ImGui::TextDisabled("uniform attention on these tokens: %.2f · %.2f · %.2f · %.2f", chance.previous_token,
@@ -109,7 +110,7 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
             ImGui::TextUnformatted(caption.c_str());
             ImGui::PopFont();
             MatrixRequest req;
-            req.key = "model/" + std::to_string(l) + "." + std::to_string(h);
+            req.key = "model/" + attn::layer_head(l, h);
             req.values = &weights;
             req.masked_by = &mask;
             req.scale = ColorScale{ColorMode::Sequential, 0.0f, 1.0f};
@@ -117,7 +118,7 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
             req.max_cell = 40.0f;
             req.show_values = false;
             req.highlight = l == shown_layer && h == shown_head;
-            req.export_name = "layer" + std::to_string(l) + "_head" + std::to_string(h) + "_weights";
+            req.export_name = head_file_name(l, h) + "_weights";
             const MatrixPlacement p = draw_matrix(req, ctx);
             ImGui::EndGroup();
             if (p.clicked) clicked = std::make_pair(l, h);

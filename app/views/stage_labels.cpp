@@ -25,12 +25,16 @@ std::string stage_title(const std::string& name, const attn::Trace& trace) {
 
 std::string head_name(const attn::Run& run, int head) {
     if (!run.model) return "head " + std::to_string(head + 1);
-    return "head " + std::to_string(std::max(run.model->layer, 0)) + "." + std::to_string(head);
+    return "head " + attn::layer_head(std::max(run.model->layer, 0), head);
 }
 
 std::string head_file_name(const attn::Run& run, int head) {
     if (!run.model) return "head" + std::to_string(head + 1);
-    return "layer" + std::to_string(std::max(run.model->layer, 0)) + "_head" + std::to_string(head);
+    return head_file_name(std::max(run.model->layer, 0), head);
+}
+
+std::string head_file_name(int layer, int head) {
+    return "layer" + std::to_string(layer) + "_head" + std::to_string(head);
 }
 
 std::string stage_explanation(const std::string& name) {

@@ -78,7 +78,7 @@ std::string model_scalar(const std::string& name, int head, int index, const Run
             for (size_t h = 0; h < m.head_scores[l].size(); ++h)
                 if (m.head_scores[l][h].*(t->score) > m.head_scores[static_cast<size_t>(best_l)][static_cast<size_t>(best_h)].*(t->score))
                     best_l = static_cast<int>(l), best_h = static_cast<int>(h);
-        if (want_head) return std::to_string(best_l) + "." + std::to_string(best_h);
+        if (want_head) return layer_head(best_l, best_h);
         return two_decimals(m.head_scores[static_cast<size_t>(best_l)][static_cast<size_t>(best_h)].*(t->score));
     }
     if (is_model_indexed_scalar(name)) {

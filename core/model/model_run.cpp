@@ -44,6 +44,8 @@ void score_heads(ModelRun& run) {
 
 }  // namespace
 
+std::string layer_head(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
+
 WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int generate, bool detail) {
     const double T = static_cast<double>(tokens), d = cfg.emb_dim, L = cfg.n_layers, H = cfg.n_heads;
     const double V = cfg.vocab_size, S = T * T;

@@ -45,6 +45,10 @@ struct ModelRun {
     bool extended = false;  // made by extend_model_run: every head's weights only
 };
 
+// A model's head as the literature, the CLI and the app name it: "1.5" is layer 1's head 5
+// (both 0-based).
+std::string layer_head(int layer, int head);
+
 // What a run of `model` on `tokens` tokens (+ generated) costs, before it starts.
 WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int generate, bool detail);
 
@@ -84,9 +88,9 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at = std::nullopt);
 
 // `previous` with the next tokens of `next_at` (unset: the last token's) taken from its
-// logits: another position costs a copy of the run's small parts (the trace is shared), not a forward (10 s for GPT-2 at 1024 tokens on
-// one core). Nothing when previous is an extended run (it keeps the last row only) or
-// next_at is past its tokens.
+// logits: another position costs a copy of the run's small parts (the trace is shared), not
+// a forward (10 s for GPT-2 at 1024 tokens on one core). Nothing when previous is an
+// extended run (it keeps the last row only) or next_at is past its tokens.
 std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at);
 
 // The run's detail layer (run.layer) as a chapter 3 Run: its tokens and that block's
