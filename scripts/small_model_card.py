@@ -127,12 +127,14 @@ def recipe_notes(train):
                   " training target); the last steps take the whole vocabulary, which teaches the model to keep"
                   " those ids unlikely. Every loss below is over the whole vocabulary.")
     if train.get("repeat_fraction", 0.0) > 0.0:
-        notes += (f"\nEach training window is, with probability {train['repeat_fraction']:g}, replaced by its first half"
-                  " twice (half a context of text, then the same tokens again), as in the induction-head studies"
-                  " (Olsson et al. 2022): the second copy can be predicted by copying, which a previous-token head"
-                  " feeding an induction head does. Natural text holds such repeats too (names, titles, set phrases),"
-                  f" but too rarely for a model that reads {train['tokens'] / 1e6:g} million tokens to learn the copy."
-                  " The validation losses below are on the unaltered validation text.")
+        what = ("random tokens (ids seen over 10 times in training), then the same tokens again" if
+                train.get("repeat_random") else "its first half of text, then the same tokens again")
+        notes += (f"\nEach training window is, with probability {train['repeat_fraction']:g}, replaced by {what}"
+                  " (half a context each), as in the induction-head studies (Olsson et al. 2022): only a copy can"
+                  " predict the second half well, and a copy is what a previous-token head feeding an induction head"
+                  " does. Natural text holds such repeats too (names, titles, set phrases), but too rarely for a model"
+                  f" that reads {train['tokens'] / 1e6:g} million tokens to learn the copy. The validation losses and"
+                  " previous-token scores below are on the unaltered validation text.")
     return notes
 
 

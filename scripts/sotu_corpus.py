@@ -70,11 +70,14 @@ def windows(ids, length):
     return tuple(torch.tensor(np.stack([ids[i + k:i + k + length] for i in starts])) for k in (0, 1))
 
 
-def repeat_first_half(x, y, which):
+def repeat_first_half(x, y, which, random_from=None, generator=None):
     """Windows `which` become their first half twice (x = w[:h] + w[:h], y the next tokens), so
     the second half can be predicted by copying: text repeats (names, phrases), and a copy is
-    learned by a previous-token head feeding an induction head."""
+    learned by a previous-token head feeding an induction head. With `random_from` (token ids)
+    w is drawn from those ids instead: only a copy can predict such a second half."""
     h, w = x.shape[1] // 2, x[which]  # w: [n, C]
+    if random_from is not None:
+        w = random_from[torch.randint(len(random_from), w.shape, generator=generator)]
     x, y = x.clone(), y.clone()
     x[which] = torch.cat([w[:, :h], w[:, :h]], dim=1)  # [n, C]
     y[which] = torch.cat([w[:, 1:h], w[:, :h + 1]], dim=1)  # w[1:h] + w[:h+1]: [n, C]

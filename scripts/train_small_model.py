@@ -38,7 +38,7 @@ CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layer
 TRAIN = dict(tokens=6_000_000, batch_size=8, peak_lr=3e-3, initial_lr=1e-4, min_lr=1e-4,
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
              positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, loss_fraction=1.0,
-             restricted_softmax=0.85, repeat_fraction=0.0)
+             restricted_softmax=0.85, repeat_fraction=0.0, repeat_random=False)
 
 
 class Tee:
@@ -138,7 +138,8 @@ def train(model, train_x, train_y, val_x, val_y, stop_after=0):
     steps = TRAIN["tokens"] // (B * C)
     warmup, shuffle = int(TRAIN["warmup_frac"] * steps), torch.Generator().manual_seed(TRAIN["seed"])
     val_sample = slice(0, len(val_x), max(1, len(val_x) // 32))  # 32 windows spread over val
-    seen_ids = torch.unique(train_y)
+    seen_ids, seen_counts = torch.unique(train_y, return_counts=True)
+    common = seen_ids[seen_counts > 10]  # random repeated windows: ids whose embedding is trained
     index_of = torch.zeros(CFG["vocab_size"], dtype=torch.long)
     index_of[seen_ids] = torch.arange(len(seen_ids))
     vocab, restricted_steps = (seen_ids, index_of), int(TRAIN["restricted_softmax"] * steps)
@@ -163,7 +164,8 @@ def train(model, train_x, train_y, val_x, val_y, stop_after=0):
         restricted = vocab if step < restricted_steps else None
         x, y = train_x[idx], train_y[idx]
         if TRAIN["repeat_fraction"] > 0.0:
-            x, y = repeat_first_half(x, y, torch.rand(B, generator=shuffle) < TRAIN["repeat_fraction"])
+            x, y = repeat_first_half(x, y, torch.rand(B, generator=shuffle) < TRAIN["repeat_fraction"],
+                                     common if TRAIN["repeat_random"] else None, shuffle)
         loss = batch_loss(model, x, y, positions, restricted)
         loss.backward()
         if step >= warmup:  # appendix D clips only after the warmup
@@ -239,6 +241,9 @@ def main():
     ap.add_argument("--weight-decay", type=float, default=TRAIN["weight_decay"])
     ap.add_argument("--repeat-fraction", type=float, default=TRAIN["repeat_fraction"],
                     help="the fraction of training windows replaced by their first half, twice")
+    ap.add_argument("--repeat-random", action="store_true",
+                    help="repeated windows hold random tokens (ids seen over 10 times in training), not text")
+    ap.add_argument("--seed", type=int, default=TRAIN["seed"], help="initial weights and the order of the windows")
     ap.add_argument("--eval-every", type=int, default=TRAIN["eval_every"], help="steps between evaluations")
     ap.add_argument("--pilot", action="store_true", help="train and print the head scores only (no files)")
     ap.add_argument("--stop-after", type=int, default=0,
@@ -247,7 +252,8 @@ def main():
     TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms,
                  position_base=args.position_base, position_top=args.position_top, weight_decay=args.weight_decay,
                  eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,
-                 positions=args.positions, loss_fraction=args.loss_fraction, repeat_fraction=args.repeat_fraction)
+                 positions=args.positions, loss_fraction=args.loss_fraction, repeat_fraction=args.repeat_fraction,
+                 repeat_random=args.repeat_random, seed=args.seed)
     CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb)
     if args.pilot and args.out == ap.get_default("out"):
         args.out = os.path.join(cache_dir(), "pilot")  # a trial never touches the shipped model

@@ -1,0 +1,86 @@
+"""Checks the pieces of scripts/train_small_model.py that shape what the shipped model learns
+(the windows, repeated windows, the fixed sinusoid positions, the learning-rate schedule and
+the card's notes on them), without the corpus or a training run: tests/train_script.test.sh."""
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import train_small_model as ts  # noqa: E402
+from small_model_card import recipe_notes  # noqa: E402
+from sotu_corpus import repeat_first_half, windows  # noqa: E402
+
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(("ok:   " if ok else "FAIL: ") + name + ("" if ok else f": {detail}"))
+    if not ok:
+        failures.append(name)
+
+
+# The book's windows: targets are the inputs shifted by one token.
+ids = np.arange(100, 141)
+x, y = windows(ids, 8)
+check("windows: 5 windows of 8", tuple(x.shape) == (5, 8), tuple(x.shape))
+check("windows: targets are the next tokens", torch.equal(y[:, :-1], x[:, 1:]) and int(y[0, -1]) == 108)
+
+
+def check_repeated(name, x0, y0, which, x1, y1, pool=None):
+    h = x0.shape[1] // 2
+    for i in range(len(which)):
+        if not which[i]:
+            check(f"{name}: window {i} untouched", torch.equal(x1[i], x0[i]) and torch.equal(y1[i], y0[i]))
+            continue
+        first = x1[i, :h]
+        check(f"{name}: window {i} is one half twice", torch.equal(x1[i, h:], first))
+        check(f"{name}: window {i}'s targets are its next tokens", torch.equal(y1[i, :-1], x1[i, 1:]))
+        if pool is None:
+            check(f"{name}: window {i} repeats its own text", torch.equal(first, x0[i, :h]) and y1[i, -1] == x0[i, h])
+        else:
+            check(f"{name}: window {i} holds ids of the pool only", bool(torch.isin(x1[i], pool).all()))
+
+
+x0 = torch.arange(1000, 1064).reshape(4, 16)
+y0 = x0 + 1
+which = torch.tensor([True, False, True, False])
+x1, y1 = repeat_first_half(x0, y0, which)
+check("repeat: the inputs are not changed", torch.equal(x0, torch.arange(1000, 1064).reshape(4, 16)))
+check_repeated("repeat (text)", x0, y0, which, x1, y1)
+pool = torch.tensor([7, 11, 13, 17, 19])
+x2, y2 = repeat_first_half(x0, y0, which, pool, torch.Generator().manual_seed(5))
+check_repeated("repeat (random)", x0, y0, which, x2, y2, pool)
+
+# Fixed positions: position_top radians a position at the highest frequency, base the ratio to
+# the lowest, every element's RMS position_rms (sin^2 + cos^2 = 1 for each pair).
+ts.TRAIN.update(position_top=2.5, position_base=1000.0, position_rms=0.1)
+table = ts.sinusoid_table(128, 192)
+amp = 0.1 * math.sqrt(2.0)
+check("positions: 128 x 192", tuple(table.shape) == (128, 192), tuple(table.shape))
+check("positions: RMS 0.1", abs(float(table.pow(2).mean().sqrt()) - 0.1) < 1e-6, float(table.pow(2).mean().sqrt()))
+check("positions: row 0 is sin 0, cos 0", torch.allclose(table[0, 0::2], torch.zeros(96))
+      and torch.allclose(table[0, 1::2], torch.full((96,), amp)))
+check("positions: the first pair turns 2.5 rad a position", abs(float(table[1, 0]) - amp * math.sin(2.5)) < 1e-6)
+lowest = 2.5 / 1000.0 ** (190 / 192)
+check("positions: the last pair turns 2.5 / 1000^(190/192)", abs(float(table[1, 190]) - amp * math.sin(lowest)) < 1e-6)
+
+# Appendix D's schedule: warmup from initial_lr to peak_lr, cosine down to min_lr.
+t = ts.TRAIN
+check("lr: starts at initial_lr", ts.lr_at(0, 1000, 50) == t["initial_lr"])
+check("lr: peak after the warmup", abs(ts.lr_at(50, 1000, 50) - t["peak_lr"]) < 1e-12)
+check("lr: ends at min_lr", abs(ts.lr_at(1000, 1000, 50) - t["min_lr"]) < 1e-12)
+check("lr: decreasing after the warmup", ts.lr_at(300, 1000, 50) > ts.lr_at(600, 1000, 50))
+
+# The card describes the options a run used, and nothing it did not use.
+plain = recipe_notes(dict(t, repeat_fraction=0.0))
+check("card: no repeat note without repeats", "twice" not in plain and "then the same tokens" not in plain)
+text = recipe_notes(dict(t, repeat_fraction=0.25))
+check("card: repeated text", "probability 0.25" in text and "its first half of text" in text, text[-300:])
+rand = recipe_notes(dict(t, repeat_fraction=0.5, repeat_random=True))
+check("card: repeated random tokens", "probability 0.5" in rand and "random tokens" in rand, rand[-300:])
+
+print(f"{len(failures)} failed" if failures else "all passed")
+sys.exit(1 if failures else 0)
