@@ -130,7 +130,7 @@ def others_cpu_seconds():
     return busy - r.ru_utime - r.ru_stime
 
 
-def train(model, train_x, train_y, val_x, val_y, stop_after=0):
+def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
     trained = [p for p in model.parameters() if p.requires_grad]  # not fixed sinusoidal positions
     optimizer = torch.optim.AdamW(trained, lr=TRAIN["peak_lr"], weight_decay=TRAIN["weight_decay"])
     scored = max(1, round(TRAIN["loss_fraction"] * CFG["context_length"]))
@@ -138,8 +138,7 @@ def train(model, train_x, train_y, val_x, val_y, stop_after=0):
     steps = TRAIN["tokens"] // (B * C)
     warmup, shuffle = int(TRAIN["warmup_frac"] * steps), torch.Generator().manual_seed(TRAIN["seed"])
     val_sample = slice(0, len(val_x), max(1, len(val_x) // 32))  # 32 windows spread over val
-    seen_ids, seen_counts = torch.unique(train_y, return_counts=True)
-    common = seen_ids[seen_counts > 10]  # random repeated windows: ids whose embedding is trained
+    seen_ids = torch.unique(train_y)
     index_of = torch.zeros(CFG["vocab_size"], dtype=torch.long)
     index_of[seen_ids] = torch.arange(len(seen_ids))
     vocab, restricted_steps = (seen_ids, index_of), int(TRAIN["restricted_softmax"] * steps)
@@ -198,11 +197,11 @@ def load_exported(path):
     return model
 
 
-def type_scores(model, counts, val_x):
+def type_scores(model, common, val_x):
     """Head types on validation text, and (for duplicate and induction) on <|endoftext|> + 127
-    random tokens + the same 127 again (fewer in a shorter context), drawn from ids seen over 10 times in training (an
-    unseen id's embedding is untrained noise). Also the best previous-token and induction heads."""
-    g, common = torch.Generator().manual_seed(TRAIN["seed"]), torch.tensor(np.nonzero(counts > 11)[0])
+    random tokens + the same 127 again (fewer in a shorter context), drawn from `common`. Also the best
+    previous-token and induction heads."""
+    g = torch.Generator().manual_seed(TRAIN["seed"])
     half = min(127, (CFG["context_length"] - 1) // 2)  # both copies and <|endoftext|> in one context
     halves = [common[torch.randint(len(common), (half,), generator=g)] for _ in range(8)]
     r = {"rep": head_scores(model, [torch.cat([torch.tensor([gpt2_bpe.END_OF_TEXT]), h, h]) for h in halves]),
@@ -249,6 +248,10 @@ def main():
     ap.add_argument("--stop-after", type=int, default=0,
                     help="a pilot: stop after this many steps of the full schedule (compare a recipe's start)")
     args = ap.parse_args()
+    if not 0.0 <= args.repeat_fraction <= 1.0:
+        ap.error(f"--repeat-fraction must be between 0 and 1, got {args.repeat_fraction:g}")
+    if args.repeat_random and args.repeat_fraction == 0.0:
+        ap.error("--repeat-random needs --repeat-fraction above 0 (which windows to repeat)")
     TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms,
                  position_base=args.position_base, position_top=args.position_top, weight_decay=args.weight_decay,
                  eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,
@@ -281,13 +284,16 @@ def main():
     counts = np.bincount(train_ids, minlength=CFG["vocab_size"]) + 1.0  # add-one smoothing
     unigram = float(-np.log(counts / counts.sum())[val_y.flatten().numpy()].mean())
     uniform = math.log(CFG["vocab_size"])
+    # Random tokens (repeated windows, the duplicate and induction scores) come from ids seen
+    # over 10 times in training: an unseen id's embedding is untrained noise.
+    common = torch.tensor(np.nonzero(counts > 11)[0])
     model = build_model()
     n_params = sum(p.numel() for p in model.parameters())  # the tied head counted once
     print(f"baselines on the {val_y.numel():,d} validation targets: unigram {unigram:.3f}, uniform {uniform:.3f}; "
           f"{n_params:,d} parameters")
-    r = train(model, train_x, train_y, val_x, val_y, args.stop_after if args.pilot else 0)
+    r = train(model, train_x, train_y, val_x, val_y, common, args.stop_after if args.pilot else 0)
     if args.pilot:  # a trial of a recipe: what its heads became, nothing written
-        r.update(type_scores(model, counts, val_x))
+        r.update(type_scores(model, common, val_x))
         print_scores(r)
         return
 
@@ -314,7 +320,7 @@ def main():
           f"({r['file_bytes']:,d} bytes) {r['val_reloaded']:.5f}; train (F16, {TRAIN_SAMPLE} windows) {r['train_f16']:.4f}")
     assert abs(r["val_reloaded"] - r["val_f16"]) < 1e-4, "the exported file does not reproduce the model"
 
-    r.update(type_scores(reloaded, counts, val_x))
+    r.update(type_scores(reloaded, common, val_x))
     print_scores(r)
     r["samples"] = []
     for prompt in ("The state of the Union is", "Fellow-Citizens of the Senate and House of Representatives:",

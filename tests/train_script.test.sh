@@ -1,10 +1,30 @@
 #!/usr/bin/env bash
 # scripts/train_small_model.py's pieces, checked with Debian's PyTorch and no training run
 # (tests/train_script_check.py): the book's windows, repeated windows (text and random),
-# the fixed sinusoid positions, appendix D's schedule and the model card's notes on them.
+# the fixed sinusoid positions, appendix D's schedule and the model card's notes on them;
+# and its refusal of impossible repeat options before any work starts.
 # Usage: tests/train_script.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/cli_lib.sh" "${1:-}" torch
-# The scripts import regex (gpt2_bpe) and numpy; the check writes nothing but its report.
-PYTHONDONTWRITEBYTECODE=1 "$python" "$here/train_script_check.py"
+export PYTHONDONTWRITEBYTECODE=1  # the checks write nothing but their report
+"$python" "$here/train_script_check.py" || failed=$((failed + 1))
+
+# refused NAME PATTERN ARGS...: exit 2 and an error line matching PATTERN, before the corpus loads
+refused() {
+    local name=$1 pattern=$2
+    shift 2
+    # A regression would train for an hour: time it out instead.
+    timeout 120 "$python" "$here/../scripts/train_small_model.py" --pilot --out "$tmp/pilot" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [[ $rc -ne 2 ]]; then fail "$name" "exit code $rc, expected 2"; return; fi
+    if [[ -s $tmp/out || -e $tmp/pilot ]]; then fail "$name" "it started training"; return; fi
+    if ! tail -n 1 "$tmp/err" | grep -Eq -- "$pattern"; then fail "$name" "message does not match /$pattern/"; return; fi
+    echo "ok:   $name -> $(tail -n 1 "$tmp/err")"
+    passed=$((passed + 1))
+}
+refused "repeat fraction 2" "--repeat-fraction must be between 0 and 1, got 2" --repeat-fraction 2
+refused "repeat fraction nan" "--repeat-fraction must be between 0 and 1, got nan" --repeat-fraction nan
+refused "random repeats without a fraction" "--repeat-random needs --repeat-fraction above 0" --repeat-random
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
