@@ -117,6 +117,12 @@ def recipe_notes(train):
                       f" (not 1) down by a factor {base:g} (not 10000), each element's RMS {rms:g}: a 128-token"
                       " context needs no wavelength of thousands, and frequencies near pi let a head tell a token"
                       " from its neighbours.")
+        if train.get("position_dims", 0):
+            n = train["position_dims"]
+            notes += (f" The sinusoids fill the last {n} of the embedding's dimensions only and every token embedding"
+                      f" is 0 there (its gradient masked), so a token's identity and its position sit in separate"
+                      f" coordinates, as if concatenated: a head can read where a token is without also reading"
+                      f" what it is.")
     if train["loss_fraction"] < 1.0:
         notes += (f"\nEach step scores a random {train['loss_fraction']:.0%} of each window's positions (the same"
                   " positions across the batch): every token still passes through the blocks, and most of the output"

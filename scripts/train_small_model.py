@@ -37,7 +37,7 @@ CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layer
 # restricted softmax (AVX-512 EPYC, the other core building).
 TRAIN = dict(tokens=6_000_000, batch_size=8, peak_lr=3e-3, initial_lr=1e-4, min_lr=1e-4,
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
-             positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, loss_fraction=1.0,
+             positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, position_dims=0, loss_fraction=1.0,
              restricted_softmax=0.85, repeat_fraction=0.0, repeat_random=False)
 
 
@@ -68,17 +68,26 @@ def build_model():
         with torch.no_grad():
             model.pos_emb.weight.copy_(sinusoid_table(CFG["context_length"], CFG["emb_dim"]))
         model.pos_emb.weight.requires_grad_(False)
+        if TRAIN["position_dims"]:  # the token embeddings leave the positions' dimensions alone
+            token_dims = CFG["emb_dim"] - TRAIN["position_dims"]
+            with torch.no_grad():
+                model.tok_emb.weight[:, token_dims:] = 0.0
+            keep = torch.ones(CFG["emb_dim"])
+            keep[token_dims:] = 0.0
+            model.tok_emb.weight.register_hook(lambda grad: grad * keep)  # AdamW then leaves them at 0
     return model
 
 
 def sinusoid_table(positions, dim):
-    """Attention Is All You Need's table, PE[p, 2i] = sin(top p / base^(2i/dim)), PE[p, 2i+1] = cos
-    (top 1 and base 10000 there), scaled so that each element's RMS is position_rms. Stored as GPT-2's
-    wpe, so the file is an ordinary GPT-2 checkpoint."""
+    """Attention Is All You Need's table, PE[p, 2i] = sin(top p / base^(2i/n)), PE[p, 2i+1] = cos
+    (top 1 and base 10000 there), scaled so that each element's RMS is position_rms. It fills the
+    last n = position_dims of the dim columns (0: all of them), the others being 0. Stored as
+    GPT-2's wpe, so the file is an ordinary GPT-2 checkpoint."""
+    n = TRAIN["position_dims"] or dim
     p = torch.arange(positions, dtype=torch.float64)[:, None]
-    freq = TRAIN["position_top"] * TRAIN["position_base"] ** (-torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+    freq = TRAIN["position_top"] * TRAIN["position_base"] ** (-torch.arange(0, n, 2, dtype=torch.float64) / n)
     table = torch.zeros(positions, dim, dtype=torch.float64)
-    table[:, 0::2], table[:, 1::2] = torch.sin(p * freq), torch.cos(p * freq)
+    table[:, dim - n::2], table[:, dim - n + 1::2] = torch.sin(p * freq), torch.cos(p * freq)
     return (table * TRAIN["position_rms"] * math.sqrt(2.0)).float()
 
 
@@ -237,6 +246,9 @@ def main():
                     help="the sinusoids' longest wavelength over 2 pi, in positions")
     ap.add_argument("--position-top", type=float, default=TRAIN["position_top"],
                     help="the sinusoids' highest frequency, in radians a position")
+    ap.add_argument("--position-dims", type=int, default=TRAIN["position_dims"],
+                    help="the sinusoids fill the last N dimensions only, which the token embeddings keep at 0"
+                         " (0: all dimensions, added to the tokens')")
     ap.add_argument("--weight-decay", type=float, default=TRAIN["weight_decay"])
     ap.add_argument("--repeat-fraction", type=float, default=TRAIN["repeat_fraction"],
                     help="the fraction of training windows replaced by their first half, twice")
@@ -250,10 +262,13 @@ def main():
     args = ap.parse_args()
     if not 0.0 <= args.repeat_fraction <= 1.0:
         ap.error(f"--repeat-fraction must be between 0 and 1, got {args.repeat_fraction:g}")
+    if not (args.position_dims == 0 or 2 <= args.position_dims < args.emb and args.position_dims % 2 == 0):
+        ap.error(f"--position-dims must be 0 or an even number below --emb ({args.emb}), got {args.position_dims}")
     if args.repeat_random and args.repeat_fraction == 0.0:
         ap.error("--repeat-random needs --repeat-fraction above 0 (which windows to repeat)")
     TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms,
-                 position_base=args.position_base, position_top=args.position_top, weight_decay=args.weight_decay,
+                 position_base=args.position_base, position_top=args.position_top,
+                 position_dims=args.position_dims, weight_decay=args.weight_decay,
                  eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,
                  positions=args.positions, loss_fraction=args.loss_fraction, repeat_fraction=args.repeat_fraction,
                  repeat_random=args.repeat_random, seed=args.seed)

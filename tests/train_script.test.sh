@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/train_small_model.py's pieces, checked with Debian's PyTorch and no training run
 # (tests/train_script_check.py): the book's windows, repeated windows (text and random),
-# the fixed sinusoid positions, appendix D's schedule and the model card's notes on them;
-# and its refusal of impossible repeat options before any work starts.
+# the fixed sinusoid positions (in their own dimensions too), appendix D's schedule and the model card's notes on them;
+# and its refusal of impossible repeat and position options before any work starts.
 # Usage: tests/train_script.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +25,8 @@ refused() {
 }
 refused "repeat fraction 2" "--repeat-fraction must be between 0 and 1, got 2" --repeat-fraction 2
 refused "repeat fraction nan" "--repeat-fraction must be between 0 and 1, got nan" --repeat-fraction nan
+refused "odd position dimensions" "--position-dims must be 0 or an even number below --emb \\(192\\), got 31" --position-dims 31
+refused "position dimensions as wide as the embedding" "--position-dims must be 0 or an even number below --emb \\(64\\), got 64" --emb 64 --position-dims 64
 refused "random repeats without a fraction" "--repeat-random needs --repeat-fraction above 0" --repeat-random
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

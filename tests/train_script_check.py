@@ -67,6 +67,33 @@ check("positions: the first pair turns 2.5 rad a position", abs(float(table[1, 0
 lowest = 2.5 / 1000.0 ** (190 / 192)
 check("positions: the last pair turns 2.5 / 1000^(190/192)", abs(float(table[1, 190]) - amp * math.sin(lowest)) < 1e-6)
 
+# Positions in their own dimensions: the last 32 columns hold the sinusoids (RMS 0.2 there),
+# the token embeddings stay 0 in them through AdamW's steps (weight decay included).
+ts.TRAIN.update(position_dims=32, position_rms=0.2)
+table = ts.sinusoid_table(128, 192)
+check("separate positions: the first 160 columns are 0", float(table[:, :160].abs().max()) == 0.0)
+check("separate positions: RMS 0.2 in the last 32", abs(float(table[:, 160:].pow(2).mean().sqrt()) - 0.2) < 1e-6)
+check("separate positions: the first pair turns 2.5 rad a position",
+      abs(float(table[1, 160]) - 0.2 * math.sqrt(2.0) * math.sin(2.5)) < 1e-6)
+saved_cfg = dict(ts.CFG)
+ts.CFG.update(context_length=16, n_layers=1)
+model = ts.build_model()
+opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=3e-3, weight_decay=0.1)
+g = torch.Generator().manual_seed(1)
+for _ in range(3):
+    xb = torch.randint(0, 50257, (2, 16), generator=g)
+    opt.zero_grad()
+    ts.batch_loss(model, xb, xb.roll(-1, 1), None, None).backward()
+    opt.step()
+emb = model.tok_emb.weight.detach()
+check("separate positions: token embeddings stay 0 in the position columns", float(emb[:, 160:].abs().max()) == 0.0)
+check("separate positions: token embeddings train in the others", float((emb[:, :160] - 0).abs().max()) > 0.05)
+check("separate positions: the card says so", "last 32 of the embedding" in recipe_notes(ts.TRAIN))
+ts.CFG.clear()
+ts.CFG.update(saved_cfg)
+ts.TRAIN.update(position_dims=0, position_rms=0.1)
+check("card: no separate-position note without them", "separate coordinates" not in recipe_notes(ts.TRAIN))
+
 # Appendix D's schedule: warmup from initial_lr to peak_lr, cosine down to min_lr.
 t = ts.TRAIN
 check("lr: starts at initial_lr", ts.lr_at(0, 1000, 50) == t["initial_lr"])
