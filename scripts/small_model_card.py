@@ -120,9 +120,9 @@ def recipe_notes(train):
         if train.get("position_dims", 0):
             n = train["position_dims"]
             notes += (f" The sinusoids fill the last {n} of the embedding's dimensions only and every token embedding"
-                      f" is 0 there (its gradient masked), so a token's identity and its position sit in separate"
-                      f" coordinates, as if concatenated: a head can read where a token is without also reading"
-                      f" what it is.")
+                      " is 0 there (its gradient masked), so a token's identity and its position sit in separate"
+                      " coordinates, as if concatenated: a head can read where a token is without also reading"
+                      " what it is.")
     if train["loss_fraction"] < 1.0:
         notes += (f"\nEach step scores a random {train['loss_fraction']:.0%} of each window's positions (the same"
                   " positions across the batch): every token still passes through the blocks, and most of the output"

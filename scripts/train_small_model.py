@@ -37,8 +37,8 @@ CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layer
 # restricted softmax (AVX-512 EPYC, the other core building).
 TRAIN = dict(tokens=6_000_000, batch_size=8, peak_lr=3e-3, initial_lr=1e-4, min_lr=1e-4,
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
-             positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, position_dims=0, loss_fraction=1.0,
-             restricted_softmax=0.85, repeat_fraction=0.0, repeat_random=False)
+             positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, position_dims=0,
+             loss_fraction=1.0, restricted_softmax=0.85, repeat_fraction=0.0, repeat_random=False)
 
 
 class Tee:
@@ -264,6 +264,8 @@ def main():
         ap.error(f"--repeat-fraction must be between 0 and 1, got {args.repeat_fraction:g}")
     if not (args.position_dims == 0 or 2 <= args.position_dims < args.emb and args.position_dims % 2 == 0):
         ap.error(f"--position-dims must be 0 or an even number below --emb ({args.emb}), got {args.position_dims}")
+    if args.position_dims and args.positions != "sinusoidal":
+        ap.error("--position-dims needs --positions sinusoidal (learned positions fill every dimension)")
     if args.repeat_random and args.repeat_fraction == 0.0:
         ap.error("--repeat-random needs --repeat-fraction above 0 (which windows to repeat)")
     TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms,

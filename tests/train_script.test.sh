@@ -27,6 +27,7 @@ refused "repeat fraction 2" "--repeat-fraction must be between 0 and 1, got 2" -
 refused "repeat fraction nan" "--repeat-fraction must be between 0 and 1, got nan" --repeat-fraction nan
 refused "odd position dimensions" "--position-dims must be 0 or an even number below --emb \\(192\\), got 31" --position-dims 31
 refused "position dimensions as wide as the embedding" "--position-dims must be 0 or an even number below --emb \\(64\\), got 64" --emb 64 --position-dims 64
+refused "position dimensions with learned positions" "--position-dims needs --positions sinusoidal" --positions learned --position-dims 32
 refused "random repeats without a fraction" "--repeat-random needs --repeat-fraction above 0" --repeat-random
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -78,6 +78,7 @@ check("separate positions: the first pair turns 2.5 rad a position",
 saved_cfg = dict(ts.CFG)
 ts.CFG.update(context_length=16, n_layers=1)
 model = ts.build_model()
+before = model.tok_emb.weight.detach().clone()
 opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=3e-3, weight_decay=0.1)
 g = torch.Generator().manual_seed(1)
 for _ in range(3):
@@ -87,7 +88,9 @@ for _ in range(3):
     opt.step()
 emb = model.tok_emb.weight.detach()
 check("separate positions: token embeddings stay 0 in the position columns", float(emb[:, 160:].abs().max()) == 0.0)
-check("separate positions: token embeddings train in the others", float((emb[:, :160] - 0).abs().max()) > 0.05)
+# Adam moves a trained weight by about lr (3e-3) a step; weight decay alone, by 3e-4 of its value.
+moved = float((emb[:, :160] - before[:, :160]).abs().max())
+check("separate positions: token embeddings train in the others", moved > 1e-3, moved)
 check("separate positions: the card says so", "last 32 of the embedding" in recipe_notes(ts.TRAIN))
 ts.CFG.clear()
 ts.CFG.update(saved_cfg)
