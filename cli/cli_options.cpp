@@ -41,7 +41,8 @@ std::string cli_usage() {
            "or folder) and prints every layer's and head's weights and the next tokens (after the\n"
            "last token, or --next-at P's, 0-based); --layer L --head H adds every stage of that\n"
            "head, --generate N appends N tokens (greedy, or sampled as chapter 5's generate with\n"
-           "--temperature, --top-k, --sample-seed);\n"
+           "--temperature, --top-k, --sample-seed); --export DIR writes every head's weights (and\n"
+           "that head's stages) as .npy and .csv files with the JSON beside them;\n"
            "with --emit-pytorch, a PyTorch program on the book's GPTModel printing that head's (or\n"
            "head 0.0's) weights, the next tokens and the generated ones.\n"
            "Work that would need more memory than the budget (default a third of the machine's,\n"
@@ -71,8 +72,8 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         if (std::find(attn::stage_names().begin(), attn::stage_names().end(), name) == attn::stage_names().end())
             throw attn::ArgsError("unknown stage '" + name + "' in --stages");
     if (o.output.emit_pytorch && o.export_dir) throw attn::ArgsError("--emit-pytorch and --export cannot be combined");
-    if (o.settings.model && (o.export_dir || o.output.time_runs))
-        throw attn::ArgsError("--model prints JSON or --emit-pytorch only (not yet --export or --time; bench/gpt_bench times models)");
+    if (o.settings.model && o.output.time_runs)
+        throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");
     o.output.export_files = o.export_dir.has_value();
     // The app keeps the values of greyed-out controls; asked of the CLI, they would silently do nothing.
     attn::check_applicable(o.settings);

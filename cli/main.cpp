@@ -1,7 +1,7 @@
 // attnscope-cli: prints every stage of an attention forward pass as one JSON object
 // (or, with --emit-pytorch, a PyTorch program printing it; with --export DIR, writes
-// every stage as files); with --model, a GPT model's run (output/model_json.h), or its
-// PyTorch program (output/pytorch_emit_model.h). Bad input exits 2 with one line on stderr.
+// every stage as files); with --model, a GPT model's run (output/model_json.h), its
+// files (output/model_files.h), or its PyTorch program (output/pytorch_emit_model.h). Bad input exits 2 with one line on stderr.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -14,6 +14,7 @@
 #include "output/pytorch_emit_model.h"
 #include "output/trace_json.h"
 #include "output/model_json.h"
+#include "output/model_files.h"
 #include "model/model_run.h"
 #include "base/version.h"
 
@@ -58,6 +59,10 @@ int main(int argc, char** argv) {
             if (o.output.emit_pytorch) {
                 std::cout << attn::emit_model_pytorch(s, run, false);
                 return std::cout.good() ? 0 : 1;
+            }
+            if (o.export_dir) {
+                attn::export_model_run(*o.export_dir, run, o.output.stages);
+                return 0;
             }
             attn::write_model_json(std::cout, run, o.output.stages);
             return std::cout.good() ? 0 : 1;

@@ -119,7 +119,7 @@ expect_error "--layer without --head" "go together" --model "$golden/f32-config"
 expect_error "--layer without --model" "--layer needs --model" --layer 0 --head 0
 expect_error "a chapter 3 setting with a model" "--d-out describes the chapter 3 module" --model gpt-ch4 --d-out 4
 expect_error "--seed with a checkpoint" "--seed draws chapter 4's model" --model "$golden/f32-config" --seed 5
-expect_error "--time with a model" "--model prints JSON or --emit-pytorch only" --model gpt-ch4 --time 3
+expect_error "--time with a model" "--time times the chapter 3 module only" --model gpt-ch4 --time 3
 expect_error "a missing file" "nothing.safetensors: no such file" --model "$tmp/nothing.safetensors"
 expect_error "a folder without model.safetensors" "model.safetensors: no such file" --model "$tmp"
 head -c 5000 "$golden/f32-config/model.safetensors" >"$tmp/cut.safetensors"

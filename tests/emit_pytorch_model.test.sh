@@ -97,8 +97,8 @@ expect_error "a layer the model does not have" "the model has $n_layer layers" \
     --model sotu-small --text hi --layer "$n_layer" --head 0 --emit-pytorch
 expect_error "a chapter 3 setting with a model" "--d-out describes the chapter 3 module" \
     --model sotu-small --text hi --d-out 4 --emit-pytorch
-expect_error "--export with a model" "--model prints JSON or --emit-pytorch only" \
-    --model sotu-small --text hi --export "$tmp/out"
+expect_error "--export with --emit-pytorch" "--emit-pytorch and --export cannot be combined" \
+    --model sotu-small --text hi --export "$tmp/out" --emit-pytorch
 
 echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
 [[ $failed -eq 0 ]]

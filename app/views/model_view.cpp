@@ -118,7 +118,7 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
             req.max_cell = 40.0f;
             req.show_values = false;
             req.highlight = l == shown_layer && h == shown_head;
-            req.export_name = head_file_name(l, h) + "_weights";
+            req.export_name = attn::layer_head_file(l, h) + "_weights";
             const MatrixPlacement p = draw_matrix(req, ctx);
             ImGui::EndGroup();
             if (p.clicked) clicked = std::make_pair(l, h);

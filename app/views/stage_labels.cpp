@@ -30,11 +30,7 @@ std::string head_name(const attn::Run& run, int head) {
 
 std::string head_file_name(const attn::Run& run, int head) {
     if (!run.model) return "head" + std::to_string(head + 1);
-    return head_file_name(std::max(run.model->layer, 0), head);
-}
-
-std::string head_file_name(int layer, int head) {
-    return "layer" + std::to_string(layer) + "_head" + std::to_string(head);
+    return attn::layer_head_file(std::max(run.model->layer, 0), head);
 }
 
 std::string stage_explanation(const std::string& name) {

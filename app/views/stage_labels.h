@@ -20,7 +20,6 @@ std::string stage_explanation(const std::string& name);  // one sentence; empty 
 // it); and the same in a file name: "head3", "layer1_head5".
 std::string head_name(const attn::Run& run, int head);
 std::string head_file_name(const attn::Run& run, int head);
-std::string head_file_name(int layer, int head);  // a model's: "layer1_head5"
 
 // Labels of one axis: tokens for token axes, 1-based indices for features.
 std::vector<std::string> axis_labels(const attn::Run& run, attn::Axis axis, int count);

@@ -46,6 +46,10 @@ void score_heads(ModelRun& run) {
 
 std::string layer_head(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
 
+std::string layer_head_file(int layer, int head) {
+    return "layer" + std::to_string(layer) + "_head" + std::to_string(head);
+}
+
 WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int generate, bool detail) {
     const double T = static_cast<double>(tokens), d = cfg.emb_dim, L = cfg.n_layers, H = cfg.n_heads;
     const double V = cfg.vocab_size, S = T * T;

@@ -48,6 +48,8 @@ struct ModelRun {
 // A model's head as the literature, the CLI and the app name it: "1.5" is layer 1's head 5
 // (both 0-based).
 std::string layer_head(int layer, int head);
+// The same in a file name: "layer1_head5" (the CLI's --export, the app's export menu).
+std::string layer_head_file(int layer, int head);
 
 // What a run of `model` on `tokens` tokens (+ generated) costs, before it starts.
 WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int generate, bool detail);

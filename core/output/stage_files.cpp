@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "base/file_io.h"
 #include "output/trace_json.h"
@@ -57,13 +58,29 @@ std::string escape_token(const std::string& token) {
     return out;
 }
 
-// One line per token: its id, a tab, and the token with \ \n \t \r escaped so that a
-// token holding a newline stays on its line.
-void write_tokens(std::ostream& out, const Tokenized& t) {
+}  // namespace
+
+void write_tokens_txt(std::ostream& out, const Tokenized& t) {
     for (std::size_t i = 0; i < t.tokens.size(); ++i) out << t.ids[i] << '\t' << escape_token(t.tokens[i]) << '\n';
 }
 
-}  // namespace
+ExportDir::ExportDir(fs::path directory) : dir(std::move(directory)) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+        throw ExportError("cannot create directory '" + dir.string() + "': " +
+                          (ec ? ec.message() : std::string("a file of that name exists")));
+}
+
+void ExportDir::file(const std::string& name, const std::function<void(std::ostream&)>& write) {
+    write_file_atomically(dir / name, write);
+    written.push_back(name);
+}
+
+void ExportDir::matrix(const std::string& name, const Matrix& m, bool as_vector) {
+    file(name + ".npy", [&](std::ostream& o) { write_npy(o, m, as_vector); });
+    file(name + ".csv", [&](std::ostream& o) { write_csv(o, m); });
+}
 
 void write_npy(std::ostream& out, const std::vector<std::size_t>& shape, const float* data) {
     out << npy_header(shape);
@@ -106,23 +123,12 @@ void write_file_atomically(const fs::path& path, const std::function<void(std::o
 }
 
 std::vector<std::string> export_run(const fs::path& dir, const Run& run, const std::vector<std::string>& keep) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir))
-        throw ExportError("cannot create directory '" + dir.string() + "': " +
-                          (ec ? ec.message() : std::string("a file of that name exists")));
+    ExportDir out(dir);
     const auto wanted = [&](const std::string& name) {
         return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
     };
-    std::vector<std::string> written;
-    const auto file = [&](const std::string& name, const std::function<void(std::ostream&)>& write) {
-        write_file_atomically(dir / name, write);
-        written.push_back(name);
-    };
     const auto stage_files = [&](const std::string& prefix, const Stage& s) {
-        if (!wanted(s.name)) return;
-        file(prefix + s.name + ".npy", [&](std::ostream& o) { write_npy(o, s.value, s.rows == Axis::One); });
-        file(prefix + s.name + ".csv", [&](std::ostream& o) { write_csv(o, s.value); });
+        if (wanted(s.name)) out.matrix(prefix + s.name, s.value, s.rows == Axis::One);
     };
 
     for (const Stage& s : run.trace.model.stages) stage_files("", s);
@@ -134,16 +140,16 @@ std::vector<std::string> export_run(const fs::path& dir, const Run& run, const s
         const auto T = static_cast<std::size_t>(output[0].rows()), D = static_cast<std::size_t>(output[0].cols());
         std::vector<float> all;  // B x T x D, batch elements one after another
         for (const Matrix& m : output) all.insert(all.end(), m.data(), m.data() + m.size());
-        file("output.npy", [&](std::ostream& o) { write_npy(o, {output.size(), T, D}, all.data()); });
-        file("output.csv", [&](std::ostream& o) {
+        out.file("output.npy", [&](std::ostream& o) { write_npy(o, {output.size(), T, D}, all.data()); });
+        out.file("output.csv", [&](std::ostream& o) {
             for (const Matrix& m : output) write_csv(o, m);
         });
     }
 
-    file("trace.json", [&](std::ostream& o) { write_run_json(o, run, keep, std::nullopt); });
-    file("tokens.txt", [&](std::ostream& o) { write_tokens(o, run.tokens); });
-    if (run.tokens2) file("tokens2.txt", [&](std::ostream& o) { write_tokens(o, *run.tokens2); });
-    return written;
+    out.file("trace.json", [&](std::ostream& o) { write_run_json(o, run, keep, std::nullopt); });
+    out.file("tokens.txt", [&](std::ostream& o) { write_tokens_txt(o, run.tokens); });
+    if (run.tokens2) out.file("tokens2.txt", [&](std::ostream& o) { write_tokens_txt(o, *run.tokens2); });
+    return out.written;
 }
 
 }  // namespace attn

@@ -34,6 +34,22 @@ void write_csv(std::ostream& out, const Matrix& m);
 // keeps its old content or holds the whole new one. Throws ExportError.
 void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
 
+// One line per token: its id, a tab, and the token with \ \n \t \r escaped so that a
+// token holding a newline stays on its line (tokens.txt).
+void write_tokens_txt(std::ostream& out, const Tokenized& t);
+
+// An export's directory (made with its parents when missing) and the files written into
+// it, in order. Every file is written atomically. Throws ExportError.
+struct ExportDir {
+    explicit ExportDir(std::filesystem::path directory);
+    void file(const std::string& name, const std::function<void(std::ostream&)>& write);
+    // NAME.npy and NAME.csv; as_vector: a 1-D array of the first row (biases).
+    void matrix(const std::string& name, const Matrix& m, bool as_vector = false);
+
+    std::filesystem::path dir;
+    std::vector<std::string> written;
+};
+
 // Writes the run into dir (created if missing): model stages as NAME.npy and NAME.csv,
 // each head's stages as headH_NAME.npy/.csv, the output as output.npy (B x T x out) and
 // output.csv (B*T rows), the CLI's JSON as trace.json, and the tokens as tokens.txt
