@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `attnscope-cli --export DIR` (issue 5; --model runs, issue 11) read back by NumPy (/usr/bin/python3, Debian's
-# python3-numpy): every .npy loads with the shape of its stage and the values of
-# DIR/trace.json (within 1e-6; -inf where the JSON has null), every .csv parses back to
-# the same numbers; an unwritable DIR exits 2 with one line on stderr and no files.
+# `attnscope-cli --export DIR` (issue 5; --model runs, issue 11) read back by NumPy
+# (/usr/bin/python3, Debian's python3-numpy): every .npy loads with the shape of its stage
+# and the values of DIR/trace.json (within 1e-6; -inf where the JSON has null), every .csv
+# parses back to the same numbers; an unwritable DIR exits 2 with one line on stderr and
+# no files.
 # Usage: tests/export_numpy.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 
@@ -15,8 +16,8 @@ check() {
     local name=$1
     shift
     local dir="$tmp/$name/out"
-    if ! "$cli" "$@" --export "$dir" >"$tmp/out" 2>"$tmp/err"; then
-        echo "FAIL: $name: attnscope-cli failed: $(head -c 300 "$tmp/err")"
+    if ! "$cli" "$@" --export "$dir" >"$tmp/out" 2>"$tmp/err" || [[ -s $tmp/out ]]; then
+        echo "FAIL: $name: attnscope-cli failed or printed to stdout: $(head -c 300 "$tmp/err")"
         failed=$((failed + 1))
         return
     fi
@@ -40,8 +41,25 @@ def as_array(value):
     return np.array(fix(value), dtype=np.float32)
 
 
-expected = {}
-for key, value in trace.items():
+def model_stages(trace):
+    """A model run's files (--model): every head's weights, the detail's layer and head stages."""
+    expected = {}
+    for l, layer in enumerate(trace["layers"]):
+        for h, head in enumerate(layer["heads"]):
+            if "weights" in head:
+                expected[f"layer{l}_head{h}_weights"] = as_array(head["weights"])
+    detail = trace.get("detail", {})
+    for key, value in detail.items():
+        if key in ("layer", "head", "weights"):  # the head's weights come with every head's
+            continue
+        layer_stage = key in ("inputs", "normed", "W_out", "b_out", "attention_output", "residual")
+        prefix = f"layer{detail['layer']}_" + ("" if layer_stage else f"head{detail['head']}_")
+        expected[prefix + key] = as_array(value)
+    return expected
+
+
+expected = model_stages(trace) if "layers" in trace else {}
+for key, value in ({} if "layers" in trace else trace).items():
     if key == "heads":
         for h, head in enumerate(value):
             for stage, v in head.items():
@@ -52,7 +70,7 @@ for key, value in trace.items():
 
 problems = []
 names = sorted(f[:-4] for f in os.listdir(directory) if f.endswith(".npy"))
-if set(names) != set(expected):
+if not names or set(names) != set(expected):
     problems.append(f"files {sorted(set(names) ^ set(expected))} do not match trace.json's stages")
 for name in names:
     if name not in expected:
@@ -95,72 +113,9 @@ check mha_heads_pos --variant mha --heads 2 --d-out 4 --dropout 0.1 --batch 2 --
 check cross_text2 --variant cross --text "a b c" --text2 "d e f g" --d-in 4 --heads 2
 check simplified --variant simplified
 
-# check_model NAME FLAGS...: a model run (--model) exported, then read back against its
-# own trace.json: every head's weights, the --layer/--head detail, tokens.txt.
-check_model() {
-    local name=$1
-    shift
-    local dir="$tmp/$name/out"
-    if ! "$cli" "$@" --export "$dir" >"$tmp/out" 2>"$tmp/err" || [[ -s $tmp/out ]]; then
-        echo "FAIL: $name: attnscope-cli failed or printed to stdout: $(head -c 300 "$tmp/err")"
-        failed=$((failed + 1))
-        return
-    fi
-    if "$python" - "$dir" <<'EOF'; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-import csv
-import json
-import os
-import sys
-
-import numpy as np
-
-directory = sys.argv[1]
-with open(os.path.join(directory, "trace.json"), encoding="utf-8") as f:
-    trace = json.load(f)
-expected = {}
-for l, layer in enumerate(trace["layers"]):
-    for h, head in enumerate(layer["heads"]):
-        if "weights" in head:
-            expected[f"layer{l}_head{h}_weights"] = np.array(head["weights"], dtype=np.float32)
-detail = trace.get("detail", {})
-L, H = detail.get("layer"), detail.get("head")
-for key, value in detail.items():
-    if key in ("layer", "head", "weights"):  # the head's weights come with every head's
-        continue
-    layer_stage = key in ("inputs", "normed", "W_out", "b_out", "attention_output", "residual")
-    value = [[-np.inf if v is None else v for v in row] if isinstance(row, list) else row for row in value]
-    expected[f"layer{L}_{key}" if layer_stage else f"layer{L}_head{H}_{key}"] = np.array(value, dtype=np.float32)
-problems = []
-names = sorted(f[:-4] for f in os.listdir(directory) if f.endswith(".npy"))
-if not names or set(names) != set(expected):
-    problems.append(f"files {sorted(set(names) ^ set(expected))} do not match trace.json's stages")
-for name in sorted(set(names) & set(expected)):
-    want, got = expected[name], np.load(os.path.join(directory, name + ".npy"))
-    if got.dtype != np.dtype("<f4") or got.shape != want.shape or not np.array_equal(got, want):
-        problems.append(f"{name}.npy: {got.dtype} {got.shape} differs from trace.json's {want.shape}")
-        continue
-    with open(os.path.join(directory, name + ".csv"), newline="") as f:
-        rows = np.array([[float(cell) for cell in row] for row in csv.reader(f)], dtype=np.float32)
-    if not np.array_equal(rows, got.reshape(-1, got.shape[-1]) if got.ndim > 1 else got.reshape(1, -1)):
-        problems.append(f"{name}.csv: does not parse back to the .npy's numbers")
-with open(os.path.join(directory, "tokens.txt"), encoding="utf-8") as f:
-    if [int(line.split("\t", 1)[0]) for line in f] != trace["token_ids"]:
-        problems.append("tokens.txt: ids differ from trace.json")
-if len(trace["next_token"]) != 10:
-    problems.append("trace.json: not the CLI's JSON (no 10 next tokens)")
-label = os.path.basename(os.path.dirname(directory))
-if problems:
-    print(f"FAIL: {label}")
-    for p in problems:
-        print(f"      {p}")
-    sys.exit(1)
-print(f"ok:   {label}: {len(names)} .npy files and their .csv match trace.json")
-EOF
-}
-
-check_model sotu_small_head_1.2 --model sotu-small --text "The Congress shall assemble" --layer 1 --head 2 --generate 2
-check_model sotu_small_weights_only --model sotu-small --text "The Congress shall assemble" --stages weights
-check_model gpt_ch4_some_stages --model gpt-ch4 --text "Hello, I am" --layer 0 --head 3 --stages weights,queries,context
+check sotu_small_head_1.2 --model sotu-small --text "The Congress shall assemble" --layer 1 --head 2 --generate 2
+check sotu_small_weights_only --model sotu-small --text "The Congress shall assemble" --stages weights
+check gpt_ch4_some_stages --model gpt-ch4 --text "Hello, I am" --layer 0 --head 3 --stages weights,queries,context
 
 # An unwritable directory (below a regular file, so even root cannot write it).
 touch "$tmp/a_file"
