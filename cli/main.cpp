@@ -1,7 +1,8 @@
 // attnscope-cli: prints every stage of an attention forward pass as one JSON object
 // (or, with --emit-pytorch, a PyTorch program printing it; with --export DIR, writes
 // every stage as files); with --model, a GPT model's run (output/model_json.h), its
-// files (output/model_files.h), or its PyTorch program (output/pytorch_emit_model.h). Bad input exits 2 with one line on stderr.
+// files (output/model_files.h), or its PyTorch program (output/pytorch_emit_model.h).
+// Bad input exits 2 with one line on stderr.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
