@@ -38,7 +38,7 @@ CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layer
 TRAIN = dict(tokens=6_000_000, batch_size=8, peak_lr=3e-3, initial_lr=1e-4, min_lr=1e-4,
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
              positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, position_dims=0,
-             loss_fraction=1.0, restricted_softmax=0.85, repeat_fraction=0.0, repeat_random=False)
+             loss_fraction=1.0, restricted_softmax=0.85, batch_softmax=0, repeat_fraction=0.0, repeat_random=False)
 
 
 class Tee:
@@ -113,6 +113,15 @@ def batch_loss(model, x, y, positions, vocab=None):
     return torch.nn.functional.cross_entropy(logits.flatten(0, 1), index_of[y.flatten()])
 
 
+def batch_vocab(frequent, y):
+    """A sampled softmax's vocabulary (Jean et al. 2015): the `frequent` ids and this batch's targets,
+    and each id's index among them."""
+    ids = torch.unique(torch.cat([frequent, y.flatten()]))
+    index_of = torch.zeros(CFG["vocab_size"], dtype=torch.long)
+    index_of[ids] = torch.arange(len(ids))
+    return ids, index_of
+
+
 @torch.no_grad()
 def mean_loss(model, x, y, batch=16):
     model.eval()
@@ -151,6 +160,8 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
     index_of = torch.zeros(CFG["vocab_size"], dtype=torch.long)
     index_of[seen_ids] = torch.arange(len(seen_ids))
     vocab, restricted_steps = (seen_ids, index_of), int(TRAIN["restricted_softmax"] * steps)
+    frequent = torch.tensor(np.argsort(-np.bincount(train_y.flatten().numpy(), minlength=CFG["vocab_size"]),
+                                       kind="stable")[:TRAIN["batch_softmax"]].copy())
     if restricted_steps:
         print(f"the first {restricted_steps} steps: softmax over the {len(seen_ids):,d} tokens of the train split")
     watched = [val_x[i] for i in range(0, len(val_x), len(val_x) // 4)][:4]  # heads followed while training
@@ -174,6 +185,8 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
         if TRAIN["repeat_fraction"] > 0.0:
             x, y = repeat_first_half(x, y, torch.rand(B, generator=shuffle) < TRAIN["repeat_fraction"],
                                      common if TRAIN["repeat_random"] else None, shuffle)
+        if restricted is not None and TRAIN["batch_softmax"]:
+            restricted = batch_vocab(frequent, y)
         loss = batch_loss(model, x, y, positions, restricted)
         loss.backward()
         if step >= warmup:  # appendix D clips only after the warmup
@@ -241,6 +254,9 @@ def main():
     ap.add_argument("--peak-lr", type=float, default=TRAIN["peak_lr"])
     ap.add_argument("--restricted-softmax", type=float, default=TRAIN["restricted_softmax"],
                     help="the fraction of steps (the first) whose softmax covers only the train split's tokens")
+    ap.add_argument("--batch-softmax", type=int, default=TRAIN["batch_softmax"],
+                    help="in the restricted steps, the softmax covers this many of the commonest ids and the batch's"
+                         " targets only (a sampled softmax; 0: every id of the train split)")
     ap.add_argument("--position-rms", type=float, default=TRAIN["position_rms"], help="the sinusoid table's scale")
     ap.add_argument("--position-base", type=float, default=TRAIN["position_base"],
                     help="the sinusoids' longest wavelength over 2 pi, in positions")
@@ -266,9 +282,12 @@ def main():
         ap.error(f"--position-dims must be 0 or an even number below --emb ({args.emb}), got {args.position_dims}")
     if args.position_dims and args.positions != "sinusoidal":
         ap.error("--position-dims needs --positions sinusoidal (learned positions fill every dimension)")
+    if args.batch_softmax < 0 or args.batch_softmax and args.restricted_softmax == 0.0:
+        ap.error(f"--batch-softmax must be 0 or a number of ids for the --restricted-softmax steps"
+                 f" (above 0 of them), got {args.batch_softmax} with --restricted-softmax {args.restricted_softmax:g}")
     if args.repeat_random and args.repeat_fraction == 0.0:
         ap.error("--repeat-random needs --repeat-fraction above 0 (which windows to repeat)")
-    TRAIN.update(restricted_softmax=args.restricted_softmax, position_rms=args.position_rms,
+    TRAIN.update(restricted_softmax=args.restricted_softmax, batch_softmax=args.batch_softmax, position_rms=args.position_rms,
                  position_base=args.position_base, position_top=args.position_top,
                  position_dims=args.position_dims, weight_decay=args.weight_decay,
                  eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,

@@ -2,7 +2,7 @@
 # scripts/train_small_model.py's pieces, checked with Debian's PyTorch and no training run
 # (tests/train_script_check.py): the book's windows, repeated windows (text and random),
 # the fixed sinusoid positions (in their own dimensions too), appendix D's schedule and the model card's notes on them;
-# and its refusal of impossible repeat and position options before any work starts.
+# the sampled softmax's vocabulary; and its refusal of impossible repeat, position and softmax options before any work starts.
 # Usage: tests/train_script.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,5 +29,7 @@ refused "odd position dimensions" "--position-dims must be 0 or an even number b
 refused "position dimensions as wide as the embedding" "--position-dims must be 0 or an even number below --emb \\(64\\), got 64" --emb 64 --position-dims 64
 refused "position dimensions with learned positions" "--position-dims needs --positions sinusoidal" --positions learned --position-dims 32
 refused "random repeats without a fraction" "--repeat-random needs --repeat-fraction above 0" --repeat-random
+refused "negative batch softmax" "--batch-softmax must be 0 or a number of ids .* got -5" --batch-softmax -5
+refused "batch softmax without restricted steps" "--batch-softmax must be 0 .* got 2000 with --restricted-softmax 0\$" --batch-softmax 2000 --restricted-softmax 0
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

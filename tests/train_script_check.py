@@ -104,11 +104,24 @@ check("lr: peak after the warmup", abs(ts.lr_at(50, 1000, 50) - t["peak_lr"]) < 
 check("lr: ends at min_lr", abs(ts.lr_at(1000, 1000, 50) - t["min_lr"]) < 1e-12)
 check("lr: decreasing after the warmup", ts.lr_at(300, 1000, 50) > ts.lr_at(600, 1000, 50))
 
+# A sampled softmax's vocabulary: the frequent ids and the batch's targets, each once, in order,
+# and an index that maps every one of them back to its place.
+frequent = torch.tensor([5, 9, 2])
+targets = torch.tensor([[9, 40], [7, 40]])
+ts.CFG["vocab_size"] = 50
+ids, index_of = ts.batch_vocab(frequent, targets)
+ts.CFG["vocab_size"] = saved_cfg["vocab_size"]
+check("batch softmax: the frequent ids and the targets, once each", ids.tolist() == [2, 5, 7, 9, 40], ids.tolist())
+check("batch softmax: each id's index", torch.equal(ids[index_of[ids]], ids) and len(index_of) == 50)
+
 # The card describes the options a run used, and nothing it did not use.
 plain = recipe_notes(dict(t, repeat_fraction=0.0))
 check("card: no repeat note without repeats", "twice" not in plain and "then the same tokens" not in plain)
 text = recipe_notes(dict(t, repeat_fraction=0.25))
 check("card: repeated text", "probability 0.25" in text and "its first half of text" in text, text[-300:])
+check("card: no sampled-softmax note without it", "sampled softmax" not in plain)
+sampled = recipe_notes(dict(t, batch_softmax=2000))
+check("card: sampled softmax", "the 2,000 commonest" in sampled, sampled[-400:])
 rand = recipe_notes(dict(t, repeat_fraction=0.5, repeat_random=True))
 check("card: repeated random tokens", "probability 0.5" in rand and "random tokens" in rand, rand[-300:])
 
