@@ -163,7 +163,9 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
     frequent = torch.tensor(np.argsort(-np.bincount(train_y.flatten().numpy(), minlength=CFG["vocab_size"]),
                                        kind="stable")[:TRAIN["batch_softmax"]].copy())
     if restricted_steps:
-        print(f"the first {restricted_steps} steps: softmax over the {len(seen_ids):,d} tokens of the train split")
+        print(f"the first {restricted_steps} steps: softmax over " + (
+            f"the {TRAIN['batch_softmax']:,d} commonest tokens and the batch's targets" if TRAIN["batch_softmax"]
+            else f"the {len(seen_ids):,d} tokens of the train split"))
     watched = [val_x[i] for i in range(0, len(val_x), len(val_x) // 4)][:4]  # heads followed while training
     print(f"{steps} steps of {B} x {C} tokens, warmup {warmup} steps; "
           f"{len(train_x)} training windows, so {steps * B / len(train_x):.2f} epochs")
