@@ -2,7 +2,7 @@
 """Runs attnscope's engine benchmark and PyTorch on the same work, in the same run,
 at the same number of threads, and prints the speed ratios and the machine's limit.
 
-usage: bench/compare_with_pytorch.py [BUILD_DIR] [--threads N] [--quick] [--avx2]
+usage: bench/compare_with_pytorch.py [BUILD_DIR] [--threads N] [--quick] [--avx2] [--gpt]
 
 PyTorch side: the seed documents' MultiHeadAttention class, forward only (the module
 already built, as the engine's benchmark does); the book's ch04 GroupedQueryAttention
@@ -10,6 +10,12 @@ already built, as the engine's benchmark does); the book's ch04 GroupedQueryAtte
 dropout 0.1, then a training-mode forward, T = 256); and building nn.Embedding(50257, 768).
 PyTorch computes only the output; attnscope keeps what its views need (every head's
 weights and values, every stage of the head on screen), or only the output ("output only").
+
+--gpt compares whole models instead (bench/gpt_bench.cpp, issue 11): the book's chapter 4
+GPTModel(GPT_CONFIG_124M), seeded, in eval mode, forward of T = 64, 256 and 1024 tokens to
+the logits of every position; attnscope's forward also keeps every layer's attention
+weights (what its model view draws). Then attnscope's one more token through the KV cache,
+against its own full forward (issue 11 asks for at least 5x cheaper at T = 64).
 
 The limit is the time the forward's matrix products need at the rate OpenBLAS's sgemm
 reaches on this machine for each product's shape (measured here through torch.mm, the
@@ -37,6 +43,7 @@ parser.add_argument("build_dir", nargs="?", default=os.path.join(os.path.dirname
 parser.add_argument("--threads", type=int, default=os.cpu_count())
 parser.add_argument("--quick", action="store_true", help="T = 256 and 1024 only (not 4096 and 8192)")
 parser.add_argument("--avx2", action="store_true", help="both sides on their AVX2 kernels")
+parser.add_argument("--gpt", action="store_true", help="GPT-2-small-shaped models (gpt_bench), not attention modules")
 args = parser.parse_args()
 # Set before torch loads OpenBLAS: its thread count and kernels are read at load time. Debian's
 # torch does not pass torch.set_num_threads on to OpenBLAS, which would otherwise use every core.
@@ -50,7 +57,7 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from book_gpt import MultiHeadAttention  # noqa: E402  the 3.6.2 class, recording nothing
+from book_gpt import GPTModel, MultiHeadAttention  # noqa: E402  the book's classes, recording nothing
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden"))
 import modern_recording  # noqa: E402  the switch every copied ch04 class reads at call time
 from modern_gqa import GroupedQueryAttention  # noqa: E402  the book's ch04 bonus classes (GQA, SWA)
@@ -141,6 +148,23 @@ def pytorch_times():
     return out
 
 
+GPT_SIZES = (64, 256, 1024)
+
+
+def pytorch_gpt_times():
+    """The book's GPTModel(GPT_CONFIG_124M) after torch.manual_seed(123), eval mode, forward only."""
+    cfg = dict(vocab_size=50257, context_length=1024, emb_dim=768, n_heads=12, n_layers=12, drop_rate=0.1,
+               qkv_bias=False)
+    torch.manual_seed(123)
+    model = GPTModel(cfg).eval()
+    out = {}
+    with torch.no_grad():
+        for T in GPT_SIZES:
+            ids = torch.tensor([[(i * 7919 + 13) % 50257 for i in range(T)]])  # gpt_bench's some_ids
+            out[f"BM_GptForward/{T}/real_time"] = median_seconds(lambda: model(ids), min_runs=3)
+    return out
+
+
 def sgemm_seconds(m, k, n, count=1):
     """Median seconds of `count` products (m x k) @ (k x n) through torch.mm (OpenBLAS)."""
     a, b = torch.rand(count, m, k), torch.rand(count, k, n)
@@ -170,16 +194,32 @@ def limit_seconds(T, d=768, heads=12, kv_groups=None, window=None):
     return projections + heads * pairs
 
 
-def engine_times(build_dir, threads):
+def engine_times(build_dir, threads, program="attention_bench", only=None):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    command = [os.path.join(build_dir, "attention_bench"), "--benchmark_format=json", "--benchmark_min_time=1"]
-    if args.quick:
+    command = [os.path.join(build_dir, program), "--benchmark_format=json", "--benchmark_min_time=1"]
+    if only:
+        command.append(f"--benchmark_filter={only}")
+    elif args.quick:
         command.append("--benchmark_filter=-/(4096|8192)/")
     result = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     report = json.loads(result.stdout)
     unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     times = {b["name"]: b["real_time"] * unit[b["time_unit"]] for b in report["benchmarks"]}
     return times, report["context"].get("blas", "?")
+
+
+def fmt(seconds):
+    return f"{seconds * 1e6:.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def print_gpt_rows(engine, peer):
+    for T in GPT_SIZES:
+        ours, theirs = engine[f"BM_GptForward/{T}/real_time"], peer[f"BM_GptForward/{T}/real_time"]
+        print(f"{f'GPT-2 small forward T={T}':<38}{fmt(ours):>12}{fmt(theirs):>12}{theirs / ours:>9.1f}x")
+    for T, name in ((64, "BM_GptCachedToken/64/real_time"), (1024, "BM_GptCachedToken/1023/real_time")):
+        cached, full = engine[name], engine[f"BM_GptForward/{T}/real_time"]
+        print(f"{f'  one more token from the cache, T={T}':<38}{fmt(cached):>12}{'':>12}"
+              f"{full / cached:>9.1f}x cheaper than attnscope's full forward")
 
 
 def main():
@@ -189,14 +229,20 @@ def main():
               "make every ratio several times too large: install libopenblas0-pthread", file=sys.stderr)
         return 2
     torch.set_num_threads(args.threads)
-    engine, engine_blas = engine_times(args.build_dir, args.threads)
-    peer = pytorch_times()
+    if args.gpt:
+        engine, engine_blas = engine_times(args.build_dir, args.threads, "gpt_bench", "BM_Gpt")
+        peer = pytorch_gpt_times()
+    else:
+        engine, engine_blas = engine_times(args.build_dir, args.threads)
+        peer = pytorch_times()
     print(f"machine: {cpu_description()}")
     print(f"threads: {args.threads} (both); torch {torch.__version__} multiplying with {blas}"
           f"{' (AVX2 kernels forced)' if args.avx2 else ''}")
     print(f"attnscope's BLAS: {engine_blas}")
     print(f"{'workload':<38}{'attnscope':>12}{'PyTorch':>12}{'speed-up':>10}{'limit':>11}{'x limit':>9}")
-    fmt = (lambda s: f"{s * 1e6:.1f} us" if s < 1e-3 else f"{s * 1e3:.1f} ms" if s < 10 else f"{s:.1f} s")
+    if args.gpt:
+        print_gpt_rows(engine, peer)
+        return 0
     rows = [("BM_BookMultiHead", "BM_BookMultiHead", "book example (3.6.2 MHA, batch 2)", None)]
     for T in sizes():
         limit = limit_seconds(T)
