@@ -154,6 +154,7 @@ int main(int argc, char** argv) {
         int settled_frames = 0;  // frames drawn with nothing left to recompute
         uint64_t shown_version = 0;
         bool change_pending = false;
+        long clicks = 0;  // left-button presses, for the state file
         const auto started = std::chrono::steady_clock::now();
         auto last_event = started;
 
@@ -182,6 +183,9 @@ int main(int argc, char** argv) {
             bool quit = io.KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q);
             bool asked = live.update();
             report = app::FrameReport{};
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ++clicks;
+            report.pointer = {ImGui::IsMousePosValid(), io.MousePos.x, io.MousePos.y, clicks,
+                              glfwGetWindowAttrib(window, GLFW_FOCUSED) != 0};
             classroom.before_draw(live, ui_scale, *painter, report.widgets, quit);
             if (quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
             const app::DrawContext ctx{*painter, cache, fonts.fonts(), fonts.scale(), live.run_version()};

@@ -27,8 +27,7 @@ slider_to heads 3
 check "heads 3 with d_out 4 is explained" wait_state "s['heads'] == 3 and s['error'] is not None and 'divisible' in s['error']"
 check "the last good view stays" wait_state "s['run_version'] == $version and s['shown_heads'] == 2"
 
-read -r x y <<<"$(widget_centre text)"
-click "$x" "$y"
+activate text
 hold ctrl+a
 hold BackSpace
 check "an empty text is explained" wait_state "s['text'] == '' and s['error'] is not None and 'empty' in s['error']"
@@ -49,8 +48,7 @@ CLIP=$!
 start_app --variant causal --d-in 64 --d-out 64 --memory-budget 64M --text "a small text"
 check "a small text fits the budget" wait_state "$(settled 1) and s['error'] is None"
 version=$(json "$STATE" "s['run_version']")
-read -r x y <<<"$(widget_centre text)"
-click "$x" "$y"
+activate text
 hold ctrl+a
 xdotool keydown ctrl+v; sleep 0.15; xdotool keyup ctrl+v
 check "2000 words over the budget are explained" \

@@ -12,8 +12,7 @@ check "window appears" test -n "$WID"
 check "first run computed" wait_state "$(settled 1)"
 
 # Type a new sentence: click into the text box, select all, type over it.
-read -r x y <<<"$(widget_centre text)"
-click "$x" "$y"
+activate text
 hold ctrl+a
 type_text "$SENTENCE"
 check "state has the typed text" wait_state "s['text'] == '$SENTENCE'"

@@ -52,8 +52,8 @@ start_app() {  # start_app FLAGS...: sets APP_PID and WID; the state goes to $ST
         echo "no window appeared; the app said: $(tail -3 "$WORK/app.log")"
     fi
 }
-wait_state() {  # wait_state PYTHON_EXPR: until the state (as `s`) satisfies it, at most 30 s
-    for _ in $(seq 300); do
+wait_state() {  # wait_state PYTHON_EXPR [SECONDS]: until the state (as `s`) satisfies it, at most 30 s
+    for _ in $(seq $((${2:-30} * 10))); do
         [ -s "$STATE" ] && [ "$(json "$STATE" "bool($1)" 2>/dev/null)" = "true" ] && return 0
         sleep 0.1
     done
@@ -95,9 +95,24 @@ click() {  # click X Y [MODIFIER]
     if [ -n "$3" ]; then sleep 0.1; xdotool keyup "$3"; fi
     sleep 0.2
 }
+activate() {  # activate WIDGET [MODIFIER]: clicks a widget until it takes the keys, twice at most
+    # Keys typed into an inactive window are shortcuts (h adds a head), so a test must know
+    # the click was taken. Once, under load, the first click after the start was lost
+    # (cause unknown): a miss is printed with what the app saw of the pointer and repeated,
+    # as a user would; a second miss fails.
+    local x y attempt
+    for attempt in 1 2; do
+        read -r x y <<<"$(widget_centre "$1")"
+        click "$x" "$y" "$2"
+        wait_state "s.get('active_widget') == '$1'" 5 >/dev/null && return 0
+        echo "note: a click at $x $y left $1 inactive: $(json "$STATE" \
+            "'active %s, popup %s, pointer %s' % (s.get('active_widget'), s.get('popup'), s.get('pointer'))")"
+    done
+    fail "two clicks on $1 did not make it take the keys"
+    return 1
+}
 slider_to() {  # slider_to WIDGET VALUE: ctrl+click a slider and type an exact value
-    read -r x y <<<"$(widget_centre "$1")"
-    click "$x" "$y" ctrl
+    activate "$1" ctrl
     hold ctrl+a
     type_text "$2"
     hold Return

@@ -33,8 +33,7 @@ shot() {
 }
 # type_into WIDGET TEXT: replaces the text of a text field
 type_into() {
-    read -r x y <<<"$(widget_centre "$1")"
-    click "$x" "$y"
+    activate "$1"
     hold ctrl+a
     type_text "$2"
 }
@@ -117,8 +116,7 @@ xclip -quiet -selection clipboard -i "$WORK/big.txt" >/dev/null 2>&1 &
 CLIP=$!
 start_app --text "hello there"
 wait_state "$(settled)"
-read -r x y <<<"$(widget_centre text)"
-click "$x" "$y"
+activate text
 hold ctrl+a
 xdotool keydown ctrl+v; sleep 0.15; xdotool keyup ctrl+v  # shorter than ImGui's key repeat delay
 wait_state "len(s['text']) >= 1000000 and s['error'] is not None and not s['computing']"

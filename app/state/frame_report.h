@@ -51,6 +51,13 @@ struct StepperReport {  // the KV cache and tiled softmax tabs, for the state fi
     std::string error;
 };
 
+struct PointerReport {  // what the app saw of the mouse: tests print it when a click seems lost
+    bool known = false;    // Dear ImGui has a position (the pointer is over the focused window)
+    float x = 0, y = 0;
+    long clicks = 0;       // left-button presses seen since the app started
+    bool focused = false;  // GLFW says the window has the keyboard
+};
+
 struct FrameReport {  // where things were drawn this frame, for the state file
     WidgetRects widgets;
     HeatmapRegistry heatmaps;
@@ -59,6 +66,7 @@ struct FrameReport {  // where things were drawn this frame, for the state file
     StepperReport kv_cache, tiled;
     Rect viewport{};          // the visible part of the view (the pane right of the controls)
     bool popup_open = false;  // a menu, combo list or dialog: the next click closes it first
+    PointerReport pointer;
 };
 
 }  // namespace app

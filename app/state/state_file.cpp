@@ -52,6 +52,10 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
     const std::string& active = report.widgets.active();
     j["active_widget"] = active.empty() ? nlohmann::json(nullptr) : nlohmann::json(active);
     j["popup"] = report.popup_open;
+    const PointerReport& p = report.pointer;
+    j["pointer"] = {{"at", p.known ? nlohmann::json{p.x, p.y} : nlohmann::json(nullptr)},
+                    {"clicks", p.clicks},
+                    {"focused", p.focused}};
     nlohmann::json heatmaps = nlohmann::json::object();
     nlohmann::json hover = nullptr;  // the heatmap cell under the pointer: [name, row, col]
     for (const auto& [name, h] : report.heatmaps) {
