@@ -1,5 +1,6 @@
 #include "attention/stage_catalogue.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace attn {
@@ -118,6 +119,10 @@ Stage catalogued_stage(std::string name, Matrix value, std::optional<Axis> key_a
     const Axis key = key_axis.value_or(Axis::Tokens);
     return Stage{std::move(name), std::move(value), resolve_axis(info->rows, key), resolve_axis(info->cols, key),
                  info->scale};
+}
+
+bool stage_kept(const std::vector<std::string>& keep, std::string_view name) {
+    return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
 }
 
 }  // namespace attn

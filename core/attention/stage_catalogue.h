@@ -43,6 +43,9 @@ const StageInfo* find_stage_info(std::string_view name);
 // not): every name the CLI's --stages accepts.
 const std::vector<std::string>& stage_names();
 
+// Whether a --stages list keeps the stage `name` (an empty list keeps every stage).
+bool stage_kept(const std::vector<std::string>& keep, std::string_view name);
+
 // Names of the stages of one place, in catalogue order.
 std::vector<std::string> stage_names_in(StagePlace place);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "attention/stage_catalogue.h"
 #include "output/model_json.h"
 #include "output/stage_files.h"
 
@@ -10,13 +11,10 @@ namespace attn {
 std::vector<std::string> export_model_run(const std::filesystem::path& dir, const ModelRun& run,
                                           const std::vector<std::string>& keep) {
     ExportDir out(dir);
-    const auto wanted = [&](const std::string& name) {
-        return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
-    };
     const std::vector<BlockTrace>& blocks = run.trace->blocks;
     for (size_t l = 0; l < blocks.size(); ++l)
         for (size_t h = 0; h < blocks[l].attention.heads.size(); ++h)
-            if (wanted("weights"))
+            if (stage_kept(keep, "weights"))
                 out.matrix(layer_head_file(static_cast<int>(l), static_cast<int>(h)) + "_weights",
                            blocks[l].attention.heads[h].at("weights"));
 
@@ -27,7 +25,8 @@ std::vector<std::string> export_model_run(const std::filesystem::path& dir, cons
         out.matrix(layer + "inputs", block.inputs);
         out.matrix(layer + "normed", block.normed1);
         for (const Stage& s : block.attention.heads[static_cast<size_t>(run.head)].stages)
-            if (s.name != "weights" && wanted(s.name))  // weights: written with every head's above
+            // weights: written with every head's above
+            if (s.name != "weights" && stage_kept(keep, s.name))
                 out.matrix(head + s.name, s.value, s.rows == Axis::One);
         out.matrix(layer + "W_out", block.attention.model.at("W_out"));
         out.matrix(layer + "b_out", block.attention.model.at("b_out"), /*as_vector=*/true);

@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <charconv>
 
+#include "attention/stage_catalogue.h"
 #include "output/json_writer.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace attn {
 
 void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<std::string>& stages) {
-    const auto wanted = [&](const std::string& name) {
-        return stages.empty() || std::find(stages.begin(), stages.end(), name) != stages.end();
-    };
     JsonWriter w(out);
     const auto matrix = [&](const char* key, const Matrix& m, bool vector = false) {
         out << ",\"" << key << "\":";
@@ -38,7 +36,7 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
             out << "\"scores\":{\"previous_token\":" << scores.previous_token
                 << ",\"duplicate_token\":" << scores.duplicate_token << ",\"induction\":" << scores.induction
                 << ",\"first_token\":" << scores.first_token << '}';
-            if (wanted("weights")) {
+            if (stage_kept(stages, "weights")) {
                 out << ",\"weights\":";
                 w.matrix(attention.heads[h].at("weights"), false);
             }
@@ -54,7 +52,7 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
         matrix("inputs", block.inputs);
         matrix("normed", block.normed1);
         for (const Stage& s : block.attention.heads[static_cast<size_t>(run.head)].stages)
-            if (wanted(s.name)) matrix(s.name.c_str(), s.value, s.rows == Axis::One);
+            if (stage_kept(stages, s.name)) matrix(s.name.c_str(), s.value, s.rows == Axis::One);
         matrix("W_out", block.attention.model.at("W_out"));
         matrix("b_out", block.attention.model.at("b_out"), true);
         matrix("attention_output", block.attention.output[0]);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "base/file_io.h"
+#include "attention/stage_catalogue.h"
 #include "output/trace_json.h"
 
 namespace attn {
@@ -124,11 +125,8 @@ void write_file_atomically(const fs::path& path, const std::function<void(std::o
 
 std::vector<std::string> export_run(const fs::path& dir, const Run& run, const std::vector<std::string>& keep) {
     ExportDir out(dir);
-    const auto wanted = [&](const std::string& name) {
-        return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
-    };
     const auto stage_files = [&](const std::string& prefix, const Stage& s) {
-        if (wanted(s.name)) out.matrix(prefix + s.name, s.value, s.rows == Axis::One);
+        if (stage_kept(keep, s.name)) out.matrix(prefix + s.name, s.value, s.rows == Axis::One);
     };
 
     for (const Stage& s : run.trace.model.stages) stage_files("", s);
@@ -136,7 +134,7 @@ std::vector<std::string> export_run(const fs::path& dir, const Run& run, const s
         for (const Stage& s : run.trace.heads[h].stages) stage_files("head" + std::to_string(h) + "_", s);
 
     const std::vector<Matrix>& output = run.trace.output;
-    if (wanted("output") && !output.empty()) {
+    if (stage_kept(keep, "output") && !output.empty()) {
         const auto T = static_cast<std::size_t>(output[0].rows()), D = static_cast<std::size_t>(output[0].cols());
         std::vector<float> all;  // B x T x D, batch elements one after another
         for (const Matrix& m : output) all.insert(all.end(), m.data(), m.data() + m.size());

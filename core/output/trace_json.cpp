@@ -2,18 +2,16 @@
 
 #include <algorithm>
 
+#include "attention/stage_catalogue.h"
 #include "output/json_writer.h"
 
 namespace attn {
 
 void write_run_json(std::ostream& out, const Run& run, const std::vector<std::string>& keep,
                     const std::optional<Timing>& timing) {
-    const auto wanted = [&](const std::string& name) {
-        return keep.empty() || std::find(keep.begin(), keep.end(), name) != keep.end();
-    };
     JsonWriter w(out);
     const auto stage = [&](const Stage& s, bool first) {
-        if (!wanted(s.name)) return first;
+        if (!stage_kept(keep, s.name)) return first;
         if (!first) out << ',';
         out << '"' << s.name << "\":";
         w.matrix(s.value, s.rows == Axis::One);
@@ -49,7 +47,7 @@ void write_run_json(std::ostream& out, const Run& run, const std::vector<std::st
             << ",\"mha_bytes_per_token\":" << cache->mha_bytes_per_token << '}';
     }
 
-    if (wanted("output")) {
+    if (stage_kept(keep, "output")) {
         out << ",\"output\":[";
         for (size_t b = 0; b < run.trace.output.size(); ++b) {
             if (b) out << ',';
