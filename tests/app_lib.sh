@@ -111,6 +111,21 @@ activate() {  # activate WIDGET [MODIFIER]: clicks a widget until it takes the k
     fail "two clicks on $1 did not make it take the keys"
     return 1
 }
+pick_entry() {  # pick_entry ENTRY: clicks an entry of an open list until the list closes, twice at most
+    # The list is read from the frame that shows it (frames_pass): its first frame can place
+    # it elsewhere. A miss is printed with what the app saw of the pointer, as activate does.
+    local x y attempt
+    for attempt in 1 2; do
+        frames_pass >/dev/null
+        read -r x y <<<"$(widget_centre "$1")"
+        click "$x" "$y"
+        wait_state "not s['popup']" 5 >/dev/null && return 0
+        echo "note: a click at $x $y left the list of $1 open: $(json "$STATE" \
+            "'entry %s, pointer %s' % (s['widgets'].get('$1'), s.get('pointer'))")"
+    done
+    fail "two clicks on $1 did not close its list"
+    return 1
+}
 slider_to() {  # slider_to WIDGET VALUE: ctrl+click a slider and type an exact value
     activate "$1" ctrl
     hold ctrl+a

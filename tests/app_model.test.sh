@@ -113,9 +113,8 @@ check "a checkpoint too small for the text and its 11 tokens says so: the last v
 
 read -r x y <<<"$(widget_centre model)"
 click "$x" "$y"
-check "the model list opens" wait_state "'model_open' in s['widgets']"
-top=$(json "$STATE" "int(s['widgets']['model_open'][1])")
-click "$x" $((top + 14))
+check "the model list opens" wait_state "'model_entry_0' in s['widgets']"
+pick_entry model_entry_0
 check "the first entry is the chapter 3 module again" \
     wait_state "$(settled) and s['model'] is None and s['model_run'] is None and s['error'] is None"
 check "still running" kill -0 "$APP_PID"

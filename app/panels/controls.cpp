@@ -63,8 +63,11 @@ void draw_model_list(ControlValues& c, WidgetRects& rects) {
     if (ImGui::BeginCombo("##model", current.c_str())) {
         const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
         rects.set("model_open", {at.x, at.y, at.x + size.x, at.y + size.y});
-        for (const ModelEntry& e : entries)
-            if (ImGui::Selectable(e.label.c_str(), e.name == c.model)) c.model = e.name;
+        for (size_t i = 0; i < entries.size(); ++i) {
+            if (ImGui::Selectable(entries[i].label.c_str(), entries[i].name == c.model))
+                c.model = entries[i].name;
+            rects.record("model_entry_" + std::to_string(i));  // where a test clicks an entry
+        }
         ImGui::TextDisabled("File > Open model… reads a GPT-2 .safetensors");
         ImGui::EndCombo();
     }
