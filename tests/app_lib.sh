@@ -52,7 +52,7 @@ start_app() {  # start_app FLAGS...: sets APP_PID and WID; the state goes to $ST
         echo "no window appeared; the app said: $(tail -3 "$WORK/app.log")"
     fi
 }
-wait_state() {  # wait_state PYTHON_EXPR [SECONDS]: until the state (as `s`) satisfies it, at most 30 s
+wait_state() {  # wait_state PYTHON_EXPR [SECONDS]: until the state (as `s`) satisfies it, at most SECONDS (30)
     for _ in $(seq $((${2:-30} * 10))); do
         [ -s "$STATE" ] && [ "$(json "$STATE" "bool($1)" 2>/dev/null)" = "true" ] && return 0
         sleep 0.1
@@ -95,37 +95,27 @@ click() {  # click X Y [MODIFIER]
     if [ -n "$3" ]; then sleep 0.1; xdotool keyup "$3"; fi
     sleep 0.2
 }
-activate() {  # activate WIDGET [MODIFIER]: clicks a widget until it takes the keys, twice at most
-    # Keys typed into an inactive window are shortcuts (h adds a head), so a test must know
-    # the click was taken. Once, under load, the first click after the start was lost
-    # (cause unknown): a miss is printed with what the app saw of the pointer and repeated,
-    # as a user would; a second miss fails.
-    local x y attempt
-    for attempt in 1 2; do
-        read -r x y <<<"$(widget_centre "$1")"
-        click "$x" "$y" "$2"
-        wait_state "s.get('active_widget') == '$1'" 5 >/dev/null && return 0
-        echo "note: a click at $x $y left $1 inactive: $(json "$STATE" \
-            "'active %s, popup %s, pointer %s' % (s.get('active_widget'), s.get('popup'), s.get('pointer'))")"
-    done
-    fail "two clicks on $1 did not make it take the keys"
-    return 1
-}
-pick_entry() {  # pick_entry ENTRY: clicks an entry of an open list until the list closes, twice at most
-    # The list is read from the frame that shows it (frames_pass): its first frame can place
-    # it elsewhere. A miss is printed with what the app saw of the pointer, as activate does.
+click_until() {  # click_until WIDGET PYTHON_EXPR WHAT [MODIFIER]: clicks a widget's centre until
+    # the state satisfies PYTHON_EXPR, twice at most. The rectangle is read from a frame drawn
+    # after the call (a list's first frame can place it elsewhere). Once, under load, the first
+    # click after the start was lost (cause unknown): a miss is printed with what the app saw
+    # of the pointer and repeated, as a user would; a second miss fails.
     local x y attempt
     for attempt in 1 2; do
         frames_pass >/dev/null
-        read -r x y <<<"$(widget_centre "$1")"
-        click "$x" "$y"
-        wait_state "not s['popup']" 5 >/dev/null && return 0
-        echo "note: a click at $x $y left the list of $1 open: $(json "$STATE" \
-            "'entry %s, pointer %s' % (s['widgets'].get('$1'), s.get('pointer'))")"
+        read -r x y <<<"$(widget_centre "$1" 2>/dev/null)"
+        [ -n "$y" ] || break  # gone (a list closed by the miss): nothing left to click
+        click "$x" "$y" "$4"
+        wait_state "$2" 5 >/dev/null && return 0
+        echo "note: a click at $x $y on $1 did not $3: $(json "$STATE" \
+            "'active %s, popup %s, pointer %s' % (s.get('active_widget'), s.get('popup'), s.get('pointer'))")"
     done
-    fail "two clicks on $1 did not close its list"
+    fail "clicks on $1 did not $3"
     return 1
 }
+# activate WIDGET [MODIFIER]: keys typed into an inactive window are shortcuts (h adds a head)
+activate() { click_until "$1" "s.get('active_widget') == '$1'" "make it take the keys" "$2"; }
+pick_entry() { click_until "$1" "not s['popup']" "close its list"; }  # pick_entry ENTRY of an open list
 slider_to() {  # slider_to WIDGET VALUE: ctrl+click a slider and type an exact value
     activate "$1" ctrl
     hold ctrl+a

@@ -61,8 +61,6 @@ void draw_model_list(ControlValues& c, WidgetRects& rects) {
         if (e.name == c.model) current = e.label;
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::BeginCombo("##model", current.c_str())) {
-        const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-        rects.set("model_open", {at.x, at.y, at.x + size.x, at.y + size.y});
         for (size_t i = 0; i < entries.size(); ++i) {
             if (ImGui::Selectable(entries[i].label.c_str(), entries[i].name == c.model))
                 c.model = entries[i].name;
