@@ -58,6 +58,8 @@ wait_state() {  # wait_state PYTHON_EXPR [SECONDS]: until the state (as `s`) sat
         sleep 0.1
     done
     echo "timed out waiting for: $1"
+    [ -s "$STATE" ] && echo "  the state then: $(json "$STATE" \
+        "{k: s.get(k) for k in ('frame', 'computing', 'run_version', 'error', 'dialog', 'popup', 'active_widget', 'pointer')}")"
     return 1
 }
 frames_pass() {  # frames_pass [N]: until N frames (default 2) were drawn after this call,
@@ -116,6 +118,14 @@ click_until() {  # click_until WIDGET PYTHON_EXPR WHAT [MODIFIER]: clicks a widg
 # activate WIDGET [MODIFIER]: keys typed into an inactive window are shortcuts (h adds a head)
 activate() { click_until "$1" "s.get('active_widget') == '$1'" "make it take the keys" "$2"; }
 pick_entry() { click_until "$1" "not s['popup']" "close its list"; }  # pick_entry ENTRY of an open list
+type_path() {  # type_path PATH: replaces the path in the open file dialog and presses Enter
+    # The path field takes the keyboard a frame or two after the dialog opens or an action
+    # fails: Ctrl+A before that would select nothing and the path would be appended.
+    wait_state "s['dialog'] is not None and s['dialog']['typing']" || { fail "the dialog's path field never took the keys"; return 1; }
+    hold ctrl+a
+    type_text "$1"
+    hold Return
+}
 slider_to() {  # slider_to WIDGET VALUE: ctrl+click a slider and type an exact value
     activate "$1" ctrl
     hold ctrl+a

@@ -92,22 +92,16 @@ check "File lists Save PyTorch as .py for a model" wait_state "'menu_save_py' in
 read -r x y <<<"$(widget_centre menu_save_py)"
 click "$x" "$y"
 check "it opens the save dialog" wait_state "s['dialog'] is not None and 'PyTorch' in s['dialog']['title']"
-hold ctrl+a
-type_text "$WORK/shown.py"
-hold Return
+type_path "$WORK/shown.py"
 check "the dialog saves the program of the run on screen" \
     wait_state "s['dialog'] is None and s['last_export']['path'] == '$WORK/shown.py' and s['last_export']['error'] is None"
 cp "$STATE" "$WORK/shown-state.json"
 hold ctrl+m
 check "Ctrl+M opens the model dialog" wait_state "s['dialog'] is not None and 'checkpoint' in s['dialog']['title']"
-hold ctrl+a
-type_text "$TESTS/golden/make_checkpoint_golden.py"
-hold Return
+type_path "$TESTS/golden/make_checkpoint_golden.py"
 check "a file that is not a checkpoint is explained in the dialog" \
     wait_state "s['dialog'] is not None and 'not a safetensors file' in (s['dialog']['error'] or '')"
-hold ctrl+a
-type_text "$checkpoints/f16-prefixed"
-hold Return
+type_path "$checkpoints/f16-prefixed"
 check "a checkpoint too small for the text and its 11 tokens says so: the last view stays" \
     wait_state "s['dialog'] is None and $(settled) and 'and 11 generated; the model reads at most 12' in (s['error'] or '') and s['model_run']['name'] == 'gpt-ch4'"
 

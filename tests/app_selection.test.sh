@@ -33,9 +33,7 @@ start_app --variant causal
 check "one head on screen" wait_state "$(settled 1) and s['shown_heads'] == 1"
 hold ctrl+o
 check "the open dialog appears" wait_state "s['dialog'] is not None"
-hold ctrl+a  # the dialog's path field has the keyboard
-type_text "$WORK/six.json"
-hold Return
+type_path "$WORK/six.json"
 check "the session's run arrives and shows head 5" \
     wait_state "$(settled) and s['shown_heads'] == 6 and s['selected_head'] == 4 and s['session']['error'] is None"
 check "still running after the session" kill -0 "$APP_PID"

@@ -83,7 +83,10 @@ void FileDialog::open(FileAction action, std::optional<MatrixExportRequest> matr
 
 nlohmann::json FileDialog::state() const {
     if (!action_) return nullptr;
-    return {{"title", title(*action_)}, {"path", path_}, {"error", error_.empty() ? nlohmann::json(nullptr) : nlohmann::json(error_)}};
+    return {{"title", title(*action_)},
+            {"path", path_},
+            {"error", error_.empty() ? nlohmann::json(nullptr) : nlohmann::json(error_)},
+            {"typing", typing_}};
 }
 
 void FileDialog::draw(AppContext& app) {
@@ -108,6 +111,7 @@ void FileDialog::draw(AppContext& app) {
     refocus_ = false;
     ImGui::SetNextItemWidth(-1.0f);
     const bool enter = ImGui::InputText("##path", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    typing_ = ImGui::IsItemActive();
     if (!error_.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", error_.c_str());
     bool close = false;
     const bool opens = *action_ == FileAction::OpenSession || *action_ == FileAction::OpenModel;

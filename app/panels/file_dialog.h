@@ -32,7 +32,8 @@ class FileDialog {
 public:
     void open(FileAction action, std::optional<MatrixExportRequest> matrix = std::nullopt);
     void draw(AppContext& app);  // once a frame; a no-op while closed
-    // For the state file: null while closed, else its title, path and error.
+    // For the state file: null while closed, else its title, path, error and whether the
+    // path field has the keyboard (it takes it a frame or two after opening or a failure).
     nlohmann::json state() const;
 
 private:
@@ -42,6 +43,7 @@ private:
     std::string error_;
     bool open_now_ = false;
     bool refocus_ = false;  // the action failed: the path field takes the keys again
+    bool typing_ = false;   // the path field had the keyboard in the last frame
 };
 
 }  // namespace app

@@ -322,7 +322,8 @@ class Actions:
         self.ready_for_text()  # what it closes (a dialog, a list, presenter mode) would take the keys
         self.w.hold(keys)
         try:
-            self.w.wait(lambda s: s.get("dialog") is not None, "the file dialog", 3)
+            # The path field takes the keys a frame or two after the dialog appears.
+            self.w.wait(lambda s: s.get("dialog") is not None and s["dialog"]["typing"], "the file dialog", 3)
         except Failure:
             return  # a popup of the app's own may hold the keys; not a failure
         self.w.log.write("  %s %s\n" % (keys, path))
