@@ -1,7 +1,7 @@
 #pragma once
 // The one matrix type of the engine: float32, row-major like a PyTorch tensor,
 // so that a flat index walks the same elements in the same order as torch does.
-#include <Eigen/Dense>
+#include <Eigen/Core>  // all the engine needs: no decompositions
 
 namespace attn {
 
