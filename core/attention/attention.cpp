@@ -221,7 +221,8 @@ void attention_output(Trace& t, const AttentionConfig& cfg) {
     const HeadTrace& first = t.heads[0];
     const Draws draws = draw_dropout(cfg, t, H, first.at("weights").rows(), first.at("weights").cols());
     std::vector<std::vector<Matrix>> contexts(static_cast<size_t>(H));
-    const bool parallel = H > 1 && worth_threads(first.at("weights").rows(), first.at("weights").cols(), first.at("values").cols());
+    [[maybe_unused]] const bool parallel = H > 1 && worth_threads(  // read by the pragma only
+        first.at("weights").rows(), first.at("weights").cols(), first.at("values").cols());
     HeadErrors errors;
 #pragma omp parallel for schedule(dynamic) if (parallel)
     for (int h = 0; h < H; ++h) errors.run([&] {

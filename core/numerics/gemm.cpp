@@ -21,7 +21,8 @@ void blas_single_threaded() {
 }
 
 // Below ~4 MFLOP a thread's wake-up costs more than its share of the product saves.
-bool worth_splitting(Eigen::Index m, Eigen::Index n, Eigen::Index k) { return m >= 32 && m * n * k >= (1 << 21); }
+// (Unused in a build without OpenMP, the ThreadSanitizer one.)
+[[maybe_unused]] bool worth_splitting(Eigen::Index m, Eigen::Index n, Eigen::Index k) { return m >= 32 && m * n * k >= (1 << 21); }
 
 void gemm_rows(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb,
                float beta, MatrixView& c, Eigen::Index row0, Eigen::Index rows) {
