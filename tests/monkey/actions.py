@@ -322,10 +322,12 @@ class Actions:
         self.ready_for_text()  # what it closes (a dialog, a list, presenter mode) would take the keys
         self.w.hold(keys)
         try:
-            # The path field takes the keys a frame or two after the dialog appears.
-            self.w.wait(lambda s: s.get("dialog") is not None and s["dialog"]["typing"], "the file dialog", 3)
+            self.w.wait(lambda s: s.get("dialog") is not None, "the file dialog", 3)
         except Failure:
             return  # a popup of the app's own may hold the keys; not a failure
+        # The path field takes the keys a frame or two after the dialog appears; a field
+        # that never does is a failure (the path could not be typed).
+        self.w.wait(lambda s: s.get("dialog") is not None and s["dialog"]["typing"], "the path field to take the keys", 5)
         self.w.log.write("  %s %s\n" % (keys, path))
         self.w.hold("ctrl+a")
         self.w.type(path)
