@@ -96,12 +96,12 @@ class Actions:
         s = self.w.state()
         if s.get("dialog") is not None:
             self.w.hold("Escape")
-            s = self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close", 5)
+            s = self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close")
         self.uncover()
         s = self.w.state()
         if s.get("presenter"):
             self.w.hold("F5")
-            s = self.w.wait(lambda s: not s.get("presenter"), "presenter mode to end", 5)
+            s = self.w.wait(lambda s: not s.get("presenter"), "presenter mode to end")
         return self.bring_into_view("text")
 
     def bring_into_view(self, name):
@@ -125,7 +125,7 @@ class Actions:
             column = s["widgets"].get("text", r) if name in LEFT_PANEL else r
             self.w.xdo("mousemove", "--window", self.w.wid, str(int(column[0]) + 5), str(height // 2))
             self.w.xdo("click", wheel)  # one notch: at UI scale 3 three notches jump past a small panel
-            self.w.wait(lambda t: t["frame"] != s["frame"], "a frame after scrolling", 5)
+            self.w.wait(lambda t: t["frame"] != s["frame"], "a frame after scrolling")
         # Not the app's failure: the wheel scrolls whatever panel is under the pointer,
         # and a panel of the right side may hold it. The action is skipped.
         self.w.log.write("  %s stays out of view after 60 scrolls: %s\n" % (name, self.w.state()["widgets"].get(name)))
@@ -149,7 +149,7 @@ class Actions:
     def close_popup(self):
         """Closes an open menu or list as a user would: with Escape."""
         self.w.hold("Escape")
-        self.w.wait(lambda s: not s.get("popup"), "Escape to close the open menu or list", 5)
+        self.w.wait(lambda s: not s.get("popup"), "Escape to close the open menu or list")
 
     def focus_text_end(self):
         """Clicks the text box and waits, as a user looks for the cursor, until it takes
@@ -160,7 +160,7 @@ class Actions:
                 return None
             self.w.click(*at)
             try:
-                self.w.wait(lambda s: s.get("active_widget") == "text", "the text box to take the keys", 5)
+                self.w.wait(lambda s: s.get("active_widget") == "text", "the text box to take the keys", 10)
                 break
             except Failure:
                 # A click that only closed a list opened just before the state was read
@@ -177,7 +177,7 @@ class Actions:
 
     def expect_text(self, want, what):
         try:
-            self.w.wait(lambda s: s["text"] == want, what, 30)
+            self.w.wait(lambda s: s["text"] == want, what)
         except Failure:
             s = self.w.state()
             got = s["text"]
@@ -327,15 +327,15 @@ class Actions:
             return  # a popup of the app's own may hold the keys; not a failure
         # The path field takes the keys a frame or two after the dialog appears; a field
         # that never does is a failure (the path could not be typed).
-        self.w.wait(lambda s: s.get("dialog") is not None and s["dialog"]["typing"], "the path field to take the keys", 5)
+        self.w.wait(lambda s: s.get("dialog") is not None and s["dialog"]["typing"], "the path field to take the keys")
         self.w.log.write("  %s %s\n" % (keys, path))
         self.w.hold("ctrl+a")
         self.w.type(path)
         self.w.hold("Return")
-        s = self.w.wait(lambda s: s.get("dialog") is None or s["dialog"].get("error"), "the dialog's outcome", 30)
+        s = self.w.wait(lambda s: s.get("dialog") is None or s["dialog"].get("error"), "the dialog's outcome")
         if s.get("dialog") is not None:  # refused with a message in place: cancel it
             self.w.hold("Escape")
-            self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close", 5)
+            self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close")
 
     def resize(self):
         width, height = self.rng.randint(640, 1600), self.rng.randint(400, 1000)

@@ -1,4 +1,9 @@
-"""The app's window as the monkey drives it: the process, its state file, xdotool."""
+"""The app's window as the monkey drives it: the process, its state file, xdotool.
+
+Every wait here is bounded only against a hang (HANG_SECONDS): a sanitizer build on a
+loaded machine may take many seconds for its first state file or a frame, and that is
+"not yet", never a failure. How long the app took is reported, not asserted: a time limit
+belongs in a benchmark (app/state/frame_bench.h), not in a test."""
 import json
 import os
 import subprocess
@@ -8,14 +13,17 @@ import time
 KEYMAP_FOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "keymap_for.py")
 
 
+HANG_SECONDS = 120  # no wait in a working app comes near this, however loaded the machine
+
+
 class Failure(Exception):
     pass
 
 
 class Window:
-    def __init__(self, app, work, log, answer_seconds=1.0):
+    def __init__(self, app, work, log):
         self.app, self.work, self.log = app, work, log
-        self.answer_seconds = answer_seconds
+        self.slowest_answer = 0.0  # seconds from a poke to the next frame, the longest seen
         self.state_path = os.path.join(work, "state.json")
         self.proc = None
         self.wid = None
@@ -27,13 +35,13 @@ class Window:
         self.proc = subprocess.Popen([self.app, "--state-out", self.state_path, *flags],
                                      stdout=open(os.path.join(self.work, "app.log"), "w"),
                                      stderr=subprocess.STDOUT)
-        out = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
+        out = subprocess.run(["timeout", str(HANG_SECONDS), "xdotool", "search", "--sync", "--onlyvisible",
                               "--name", "^attnscope"], capture_output=True, text=True).stdout.split()
         if not out:
             raise Failure("no window appeared: " + self.app_said())
         self.wid = out[0]
         self.xdo("windowfocus", "--sync", self.wid)
-        self.wait(lambda s: s["run_version"] >= 1 and not s["computing"], "the first run", 60)
+        self.wait(lambda s: s["run_version"] >= 1 and not s["computing"], "the first run")
 
     def app_said(self):
         try:
@@ -77,15 +85,21 @@ class Window:
 
     # --- the state file ---
     def state(self):
-        for _ in range(50):  # written by rename: a read sees a whole file or none
+        """The app's last state. The file is written by rename, so a read sees a whole file
+        or none; none yet (the app still starting) is waited for, until a hang."""
+        deadline = time.monotonic() + HANG_SECONDS
+        while True:
             try:
                 with open(self.state_path) as f:
                     return json.load(f)
             except (OSError, ValueError):
-                time.sleep(0.02)
-        raise Failure("the state file cannot be read")
+                pass
+            self.alive()
+            if time.monotonic() > deadline:
+                raise Failure("no state file could be read for %d s" % HANG_SECONDS)
+            time.sleep(0.02)
 
-    def wait(self, predicate, what, seconds=20):
+    def wait(self, predicate, what, seconds=HANG_SECONDS):
         deadline = time.monotonic() + seconds
         while True:
             self.alive()
@@ -105,16 +119,18 @@ class Window:
             raise Failure("the app died (exit %d): %s" % (code, self.app_said()))
 
     def check_alive_and_answering(self):
-        """Pokes the window (a pointer move) and expects a new frame within answer_seconds."""
+        """Pokes the window (a pointer move) and expects a new frame: any delay short of a
+        hang passes; the slowest is kept for the report."""
         frame = self.state()["frame"]
         self.xdo("mousemove", "--window", self.wid, "5", "5")
         self.xdo("mousemove", "--window", self.wid, "6", "6")
         started = time.monotonic()
         while self.state()["frame"] == frame:
             self.alive()
-            if time.monotonic() - started > self.answer_seconds:
-                raise Failure("no frame drawn within %g s of a pointer move" % self.answer_seconds)
+            if time.monotonic() - started > HANG_SECONDS:
+                raise Failure("no frame drawn within %d s of a pointer move" % HANG_SECONDS)
             time.sleep(0.02)
+        self.slowest_answer = max(self.slowest_answer, time.monotonic() - started)
 
     # --- xdotool ---
     def xdo(self, *args):
