@@ -36,23 +36,29 @@ check "?: the shortcut overlay" wait_state "s['help']"
 # Every state written after leaving presenter mode must show the text box where it
 # stays: a click there must not miss (the frame drawn as F5 was handled still had the
 # presenter's large layout, and the state reported it).
-python3 - "$STATE" >"$WORK/text-rects" <<'EOF_PY' &
-import json, sys, time
-seen, end = set(), time.monotonic() + 4
-while time.monotonic() < end:
+# The watcher reads every state until the test says stop, four frames after the controls
+# came back (at least 2 s: an idle app draws twice a second).
+python3 - "$STATE" "$WORK/watching" "$WORK/stop-watching" "$HANG" >"$WORK/text-rects" <<'EOF_PY' &
+import json, os, sys, time
+state, watching, stop, hang = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+seen, end = set(), time.monotonic() + hang
+while not os.path.exists(stop) and time.monotonic() < end:
     try:
-        s = json.load(open(sys.argv[1]))
+        s = json.load(open(state))
     except (OSError, ValueError):
         continue
+    open(watching, "w").close()
     if not s["presenter"] and "text" in s["widgets"]:
         seen.add(tuple(s["widgets"]["text"]))
     time.sleep(0.002)
 print(len(seen), sorted(seen))  # the distinct rectangles
 EOF_PY
 watcher=$!
-sleep 0.2
+for _ in $(seq 1200); do [ -e "$WORK/watching" ] && break; sleep 0.1; done
 hold F5
 check "F5 leaves presenter mode with the controls back" wait_state "not s['presenter'] and 'text' in s['widgets'] and s['ui_scale'] == 1"
+frames_pass 4 >/dev/null
+touch "$WORK/stop-watching"
 wait "$watcher"
 check "after F5 the state shows the text box in one place only ($(cat "$WORK/text-rects"))" \
     test "$(cut -d' ' -f1 "$WORK/text-rects")" = 1

@@ -56,7 +56,7 @@ and ($marked == 0 or len(s['highlight']) > 0)"; then
             fail "$where: not shown ($(json "$STATE" "[s['lesson'], s['focus'], len(s['highlight'])]"))"
             continue
         fi
-        sleep 0.3  # two more frames: a layout that still moved would show in the next state
+        frames_pass 2 >/dev/null  # two more frames: a layout that still moved would show in them
         stage=$(json "$STATE" "s['focus']")
         if [ "$(json "$STATE" "bool($inside)")" = true ] &&
             [ "$(json "$STATE" "bool($(stage_inside "$stage"))")" = true ] &&

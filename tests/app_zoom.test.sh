@@ -26,10 +26,12 @@ before=$(json "$STATE" "$block")
 window_shot "$WORK/zoomed.png"
 
 # Drag up and left by a quarter of the heatmap: later rows and columns come into view.
+# Each step is seen in a frame of its own (a slow frame would fold a press, a move and a
+# release into one: a click, not a drag).
 xdotool mousedown 1
-sleep 0.2
+frames_pass >/dev/null
 xdotool mousemove_relative -- -150 -150
-sleep 0.3
+frames_pass >/dev/null
 xdotool mouseup 1
 check "a drag pans" wait_state "$block[0] > $before[0] and $block[1] > $before[1] and $block[2] == $before[2]"
 
