@@ -61,6 +61,16 @@ void BM_Gpt2EncodeWithSpansProse(benchmark::State& state) {
 }
 BENCHMARK(BM_Gpt2EncodeWithSpansProse)->Unit(benchmark::kMillisecond);
 
+// One pre-tokenizer piece of 256 KiB ("xxx..."): the merge loop's worst case. A heap of
+// candidate pairs keeps it near n log n; rescanning every pair after each merge (as a
+// plain loop does) is quadratic and takes minutes here.
+void BM_Gpt2EncodeOnePiece(benchmark::State& state) {
+    const std::string text(256 << 10, 'x');
+    for (auto _ : state) benchmark::DoNotOptimize(gpt2().encode_ids(text));
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_Gpt2EncodeOnePiece)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -2,7 +2,6 @@
 // js-tiktoken gave for tests/bpe/bpe_golden.json (made by tests/bpe/make_bpe_golden.js).
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -202,11 +201,10 @@ TEST_CASE("gpt2 vocab.bpe's merges agree with encoder.json's ids", "[bpe]") {
     CHECK(id == 50256);
 }
 
-TEST_CASE("gpt2 encodes a 256 KiB run of letters (one piece) quickly and losslessly", "[bpe]") {
+TEST_CASE("gpt2 encodes a 256 KiB run of letters (one piece) losslessly", "[bpe]") {
+    // How fast is bench/bpe_bench.cpp's BM_Gpt2EncodeOnePiece (quadratic merging would
+    // take minutes there, a heap of pairs takes ~0.1 s).
     const std::string text(256 << 10, 'x');
-    const auto start = std::chrono::steady_clock::now();
     const auto ids = gpt2().encode_ids(text);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(gpt2().decode(ids) == text);
-    CHECK(seconds < 10.0);  // ~0.1 s optimised, ~1.5 s with sanitizers; quadratic merging takes minutes
 }

@@ -147,7 +147,7 @@ WorkEstimate estimate_step(const Settings& s, const LessonStep& step) {
 constexpr double kLessonBytes = 128.0 * 1024 * 1024;  // any one step
 constexpr double kLessonSeconds = 0.25;                // all steps together
 
-void check_lesson_cost(const Lesson& lesson) {
+void check_lesson_cost(const Lesson& lesson, LessonWork& work) {
     double seconds = 0.0;
     for (const LessonStep& step : lesson.steps) {
         WorkEstimate w;
@@ -159,6 +159,8 @@ void check_lesson_cost(const Lesson& lesson) {
             step_gives_no_view(step, e);
         }
         seconds += w.seconds;
+        ++work.steps_estimated;
+        work.estimated_seconds += w.seconds;
         if (w.bytes > kLessonBytes)
             throw LessonError(step.where + ": too large for a lesson: it needs about " + size_text(w.bytes) +
                               " (at most " + size_text(kLessonBytes) + "): lower " + w.lower);
@@ -170,11 +172,12 @@ void check_lesson_cost(const Lesson& lesson) {
 }
 
 // Every step's flags must give a view, and everything the step names must be in it.
-void validate(const Lesson& lesson) {
-    check_lesson_cost(lesson);
+void validate(const Lesson& lesson, LessonWork& work) {
+    check_lesson_cost(lesson, work);
     for (const LessonStep& step : lesson.steps) {
         const Settings s = step_settings(step);
         Run run;
+        ++work.steps_run;
         try {
             run = s.model ? compute_view(s, lesson_model(s, step)) : compute(s);
         } catch (const LessonError&) {
@@ -209,7 +212,7 @@ Settings step_settings(const LessonStep& step) {
     return parsed.settings;
 }
 
-Lesson parse_lesson(const std::string& json_text, const std::string& source) {
+Lesson parse_lesson(const std::string& json_text, const std::string& source, LessonWork* work) {
     const Reader read(source);
     json j;
     try {
@@ -239,11 +242,12 @@ Lesson parse_lesson(const std::string& json_text, const std::string& source) {
             where += " (\"" + step["title"].get<std::string>() + "\")";
         lesson.steps.push_back(parse_step(step, flags, where));
     }
-    validate(lesson);
+    LessonWork unused;
+    validate(lesson, work ? *work : unused);
     return lesson;
 }
 
-Lesson load_lesson(const std::string& path) {
+Lesson load_lesson(const std::string& path, LessonWork* work) {
     std::string text;
     try {
         text = read_file_capped(path, kMaxLessonBytes, "a lesson");
@@ -251,7 +255,7 @@ Lesson load_lesson(const std::string& path) {
         if (e.problem == FileError::Problem::TooLarge) throw LessonError(e.what());  // "...; a lesson is at most 1 MB"
         throw LessonError(path + ": cannot read: " + e.reason);  // "cannot read: No such file or directory"
     }
-    return parse_lesson(text, path);
+    return parse_lesson(text, path, work);
 }
 
 LessonLibrary load_lessons(const std::string& dir) {
@@ -264,7 +268,7 @@ LessonLibrary load_lessons(const std::string& dir) {
     std::sort(files.begin(), files.end());
     for (const std::string& f : files) {
         try {
-            library.lessons.push_back(load_lesson(f));
+            library.lessons.push_back(load_lesson(f, &library.work));
         } catch (const LessonError& e) {
             library.errors.push_back(e.what());
         }

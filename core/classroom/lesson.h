@@ -46,18 +46,34 @@ struct Lesson {
     std::vector<LessonStep> steps;
 };
 
+// The work a lesson's check did: what tests assert on instead of the clock. A step is
+// estimated first (every step of the lesson), then run to check what it names.
+struct LessonWork {
+    int steps_estimated = 0;
+    int steps_run = 0;
+    double estimated_seconds = 0.0;  // the run time the estimates add up to
+    LessonWork& operator+=(const LessonWork& o) {
+        steps_estimated += o.steps_estimated;
+        steps_run += o.steps_run;
+        estimated_seconds += o.estimated_seconds;
+        return *this;
+    }
+};
+
 struct LessonLibrary {
     std::vector<Lesson> lessons;      // in file-name order
     std::vector<std::string> errors;  // one line per file that did not load
+    LessonWork work;                  // for every file, loaded or refused
 };
 
 // The shipped lessons: data_path("lessons") (core/base/data_dir.h).
 std::string lessons_dir();
 
 // Reads, parses and validates one lesson file. Throws LessonError.
-Lesson load_lesson(const std::string& path);
+// `work`, when given, gains what the check did, also when it throws.
+Lesson load_lesson(const std::string& path, LessonWork* work = nullptr);
 // The same from JSON text; `source` names it in messages.
-Lesson parse_lesson(const std::string& json_text, const std::string& source);
+Lesson parse_lesson(const std::string& json_text, const std::string& source, LessonWork* work = nullptr);
 // Every *.json file of `dir`, sorted by file name; a bad file lands in `errors`.
 LessonLibrary load_lessons(const std::string& dir);
 
