@@ -26,11 +26,13 @@ fail() {
     failed=$((failed + 1))
 }
 
+# CLI_WRAP: a command that expect_error runs the CLI under (budget_refusal's timeout and time)
+CLI_WRAP=()
 # expect_error NAME PATTERN ARGS... : exit 2, empty stdout, one stderr line matching PATTERN (grep -Ei)
 expect_error() {
     local name=$1 pattern=$2
     shift 2
-    "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
+    "${CLI_WRAP[@]}" "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
     local rc=$?
     local lines
     lines=$(wc -l <"$tmp/err")
