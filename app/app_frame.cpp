@@ -1,0 +1,107 @@
+#include "app_frame.h"
+
+#include <cfloat>
+#include <chrono>
+#include <iostream>
+
+#include "graphics/gl.h"
+#include <GLFW/glfw3.h>
+
+#include "backends/imgui_impl_glfw.h"
+#include "backends/imgui_impl_opengl3.h"
+#include "base/data_dir.h"
+#include "imgui.h"
+#include "keyboard.h"
+#include "ui.h"
+
+namespace app {
+
+namespace {
+// A recompute that fits in a frame at 60 Hz is waited for and shown by the next frame drawn.
+constexpr std::chrono::microseconds kFrameBudget{16'667};
+}  // namespace
+
+AppFrame::AppFrame(GLFWwindow* window, const attn::Settings& settings, const AppOptions& options)
+    : window_(window),
+      options_(options),
+      ui_scale_(options.ui_scale),
+      live_(settings, [] { glfwPostEmptyEvent(); }),
+      classroom_(options_, [] { glfwPostEmptyEvent(); }),
+      harness_(options_) {
+    try {
+        const std::string shaders = attn::data_path("shaders");
+        painter_.emplace(shaders, ColorMaps::load(shaders + "/colormaps.txt"));
+        fonts_.ensure_scale(ui_scale_);
+    } catch (const std::exception& e) {
+        std::cerr << "attnscope: " << e.what() << "\n";
+        painter_.reset();
+        exit_code_ = 1;
+    }
+    live_.select_head(options_.selected_head);
+    live_.scroll_to_stage = options_.show_stage;
+    if (const std::string bad = classroom_.start(live_, ui_scale_); !bad.empty()) {
+        std::cerr << "attnscope: " << bad << "\n";
+        painter_.reset();
+        exit_code_ = 2;
+    }
+}
+
+bool AppFrame::frame() {
+    fonts_.ensure_scale(ui_scale_);
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    // A screenshot shows the state the flags set, not whatever the pointer hovers.
+    if (options_.screenshot || options_.lesson_tour) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    bool quit = ImGui::GetIO().KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q);
+    bool asked = live_.update();
+    report_ = FrameReport{};
+    harness_.report_pointer(window_, report_);
+    classroom_.before_draw(live_, ui_scale_, *painter_, report_.widgets, quit);
+    if (quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+    const DrawContext ctx{*painter_, cache_, fonts_.fonts(), fonts_.scale(), live_.run_version()};
+    draw_window(live_, ui_scale_, ctx, memo_, report_, classroom_);
+    classroom_.after_draw(live_, ui_scale_, *painter_, ctx);
+    close_popups_on_escape();
+    report_.popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+    harness_.change_a_control(live_);
+    asked |= live_.update();  // a control changed this frame starts its recompute now
+    ImGui::Render();
+    cache_.end_frame();
+    // This frame shows the run from before the change. Drawing it would take the cores
+    // the recompute needs (software OpenGL draws on the CPU), so when the recompute fits
+    // in a frame it is not drawn: the next frame shows the new run. A frame that brings a
+    // new run is always drawn, so a slider dragged without pause still shows every run
+    // that finished.
+    if (asked && live_.run_version() == shown_version_ && live_.wait_for_run(kFrameBudget)) {
+        release_held_keys(window_);  // this frame saw them down
+        return true;
+    }
+
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(1.0f, 1.0f, 1.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    const bool settled = !live_.computing() && !classroom_.busy() && (live_.run() || !live_.error().empty());
+    if (!harness_.after_render(window_, fb_w, fb_h, settled)) exit_code_ = 1;
+    classroom_.after_render(window_, live_, ui_scale_, *painter_, fb_w, fb_h, settled);
+    if (classroom_.wants_exit()) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+    glfwSwapBuffers(window_);
+
+    const bool layout_changing = classroom_.window_changed() || ui_scale_ != fonts_.scale();
+    harness_.after_swap(window_, live_, shown_version_, settled, layout_changing, ui_scale_, report_, classroom_);
+    shown_version_ = live_.run_version();
+    release_held_keys(window_);  // this frame saw them down
+    return live_.computing();
+}
+
+int AppFrame::finish() {
+    harness_.at_exit(live_, ui_scale_, report_, classroom_);  // also after a failed start
+    if (classroom_.failed()) exit_code_ = 1;
+    return exit_code_;
+}
+
+}  // namespace app

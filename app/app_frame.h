@@ -1,0 +1,53 @@
+#pragma once
+// The app between two waits for input: one frame of the whole window. The desktop's
+// main loop (main.cpp) calls frame() after each wait; everything the app holds across
+// frames (the run and its worker, the heatmap textures, fonts, classroom mode and the
+// test harness) lives here.
+#include <optional>
+
+#include "graphics/fonts.h"
+#include "graphics/heatmap.h"
+#include "panels/classroom_mode.h"
+#include "state/app_options.h"
+#include "state/frame_report.h"
+#include "state/live_run.h"
+#include "test_harness.h"
+#include "views/pipeline_view.h"
+
+struct GLFWwindow;
+
+namespace app {
+
+class AppFrame {
+public:
+    // Loads the shaders and fonts and starts the first run; a failure is printed and
+    // leaves the frame not ready (exit code 1; 2 for flags classroom mode refuses).
+    AppFrame(GLFWwindow* window, const attn::Settings& settings, const AppOptions& options);
+    bool ready() const { return painter_.has_value(); }
+    // Draw frames without waiting for input (a screenshot or a benchmark).
+    bool unthrottled() const { return harness_.unthrottled(); }
+    bool computing() const { return live_.computing(); }
+
+    // One frame. Returns true when the next frames should follow at once rather than
+    // wait for input: a recompute is running, or this frame was held back for one.
+    bool frame();
+    // When the window closes: the last state file; the program's exit code.
+    int finish();
+
+private:
+    GLFWwindow* window_;
+    AppOptions options_;
+    int exit_code_ = 0;
+    std::optional<HeatmapPainter> painter_;
+    FontSet fonts_;
+    float ui_scale_;
+    HeatmapCache cache_;
+    ViewMemo memo_;
+    LiveRun live_;
+    ClassroomMode classroom_;
+    TestHarness harness_;
+    FrameReport report_;
+    uint64_t shown_version_ = 0;  // the run the last frame drawn showed
+};
+
+}  // namespace app
