@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "output/trace_json.h"
+#include "settings/flag_reader.h"
 
 namespace cli {
 
@@ -55,16 +56,12 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
     o.settings = parsed.settings;
     o.help = parsed.help;
     const std::vector<std::string>& rest = parsed.rest;
-    for (size_t i = 0; i < rest.size(); ++i) {
-        const std::string& flag = rest[i];
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= rest.size()) throw attn::ArgsError(flag + " needs a value");
-            return rest[++i];
-        };
-        if (flag == "--stages") o.output.stages = split_commas(value());
-        else if (flag == "--time") o.output.time_runs = parse_time_runs(flag, value());
+    for (attn::FlagReader flags(rest); flags.next();) {
+        const std::string& flag = flags.flag();
+        if (flag == "--stages") o.output.stages = split_commas(flags.value());
+        else if (flag == "--time") o.output.time_runs = parse_time_runs(flag, flags.value());
         else if (flag == "--emit-pytorch") o.output.emit_pytorch = true;
-        else if (flag == "--export") o.export_dir = value();
+        else if (flag == "--export") o.export_dir = flags.value();
         else throw attn::ArgsError("unknown argument '" + flag + "' (see --help)");
     }
     if (o.help) return o;

@@ -5,6 +5,7 @@
 
 #include "state/colormap.h"
 #include "attention/comparisons.h"
+#include "settings/flag_reader.h"
 
 namespace app {
 
@@ -48,54 +49,50 @@ std::string app_usage() {
 
 AppOptions parse_app_options(const std::vector<std::string>& rest) {
     AppOptions o;
-    for (size_t i = 0; i < rest.size(); ++i) {
-        const std::string& flag = rest[i];
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= rest.size()) throw OptionsError(flag + " needs a value");
-            return rest[++i];
-        };
-        if (flag == "--screenshot") o.screenshot = value();
-        else if (flag == "--frames") o.frames = parse_int(flag, value(), 1, 100000);
-        else if (flag == "--state-out") o.state_out = value();
-        else if (flag == "--ui-scale") o.ui_scale = parse_float(flag, value(), 1.0f, 3.0f);
-        else if (flag == "--show-stage") o.show_stage = value();
-        else if (flag == "--bench-frames") o.bench_frames = parse_int(flag, value(), 1, 100000);
-        else if (flag == "--bench-changes") o.bench_changes = parse_int(flag, value(), 1, 10000);
+    for (attn::FlagReader flags(rest); flags.next();) {
+        const std::string& flag = flags.flag();
+        if (flag == "--screenshot") o.screenshot = flags.value();
+        else if (flag == "--frames") o.frames = parse_int(flag, flags.value(), 1, 100000);
+        else if (flag == "--state-out") o.state_out = flags.value();
+        else if (flag == "--ui-scale") o.ui_scale = parse_float(flag, flags.value(), 1.0f, 3.0f);
+        else if (flag == "--show-stage") o.show_stage = flags.value();
+        else if (flag == "--bench-frames") o.bench_frames = parse_int(flag, flags.value(), 1, 100000);
+        else if (flag == "--bench-changes") o.bench_changes = parse_int(flag, flags.value(), 1, 10000);
         else if (flag == "--bench-change") {
-            o.bench_change = value();
+            o.bench_change = flags.value();
             if (o.bench_change != "seed" && o.bench_change != "dropout")
                 throw OptionsError("--bench-change takes seed or dropout, got '" + o.bench_change + "'");
         }
         else if (flag == "--size") {
-            const std::string& v = value();
+            const std::string& v = flags.value();
             const size_t x = v.find('x');
             if (x == std::string::npos) throw OptionsError("--size needs WxH, got '" + v + "'");
             o.width = parse_int(flag, v.substr(0, x), 320, 8192);
             o.height = parse_int(flag, v.substr(x + 1), 240, 8192);
         }
-        else if (flag == "--lesson") o.lesson = value();
-        else if (flag == "--lesson-step") o.lesson_step = parse_int(flag, value(), 1, 1000) - 1;
-        else if (flag == "--lesson-tour") o.lesson_tour = value();
+        else if (flag == "--lesson") o.lesson = flags.value();
+        else if (flag == "--lesson-step") o.lesson_step = parse_int(flag, flags.value(), 1, 1000) - 1;
+        else if (flag == "--lesson-tour") o.lesson_tour = flags.value();
         else if (flag == "--presenter") o.presenter = true;
         else if (flag == "--colormap") {
-            o.colormap = value();
+            o.colormap = flags.value();
             if (!find_theme(o.colormap))
                 throw OptionsError("--colormap takes default, colorblind or high-contrast, got '" + o.colormap + "'");
         }
         else if (flag == "--compare") {
-            o.compare = value();
+            o.compare = flags.value();
             if (!attn::comparison_from_name(o.compare))
                 throw OptionsError("--compare takes " + name_list(attn::comparison_names(), ", ") + ", got '" + o.compare + "'");
         }
         else if (flag == "--tab") {
-            o.tab = value();
+            o.tab = flags.value();
             if (!view_tab_from_name(o.tab))
                 throw OptionsError("--tab takes " + name_list(view_tab_names(), ", ") + ", got '" + o.tab + "'");
         }
-        else if (flag == "--session") o.session = value();
-        else if (flag == "--export-all") o.export_all = value();
-        else if (flag == "--save-py") o.save_py = value();
-        else if (flag == "--save-session") o.save_session = value();
+        else if (flag == "--session") o.session = flags.value();
+        else if (flag == "--export-all") o.export_all = flags.value();
+        else if (flag == "--save-py") o.save_py = flags.value();
+        else if (flag == "--save-session") o.save_session = flags.value();
         else throw OptionsError("unknown option '" + flag + "'");
     }
     return o;

@@ -12,6 +12,7 @@
 #include "attention/pipeline.h"
 #include "numerics/block_means.h"
 #include "numerics/gemm.h"
+#include "numerics/gemm.h"
 
 namespace attn {
 
@@ -19,7 +20,6 @@ namespace {
 
 // Rates measured on the project's 2-core machine (release build), taken low so that an
 // admitted run finishes well inside the budget's time even when the machine is shared.
-constexpr double kFlopsPerSecond = 20e9;       // matrix products (OpenBLAS, both cores; 55e9 measured with softmax)
 constexpr double kElementsPerSecond = 0.6e9;   // softmax, masks, copies: per element touched, both cores
 constexpr double kKeptPerSecond = 0.2e9;       // a kept T x S element: fresh pages cleared, written (measured 0.25e9)
 constexpr double kDrawsPerSecond = 200e6;      // generator draws, in bulk (uniform and normal)
@@ -182,7 +182,7 @@ double compute_seconds(const Shapes& x, const Settings& s, const KeptStages& kee
     const double params = x.simplified ? 0.0 : x.H * x.d * (2.0 * x.hd + x.hv) + (x.mha ? x.d_out * x.d_out : 0.0);
     const double draws = (x.draws_dropout ? 2.0 * x.B * x.H * TS : 0.0) + params + (random_table ? vocab * x.d : 0.0) +
                          x.context_length * x.d;
-    return kTimeMargin * (flops / kFlopsPerSecond + elements / kElementsPerSecond + kept / kKeptPerSecond +
+    return kTimeMargin * (flops / kEstimatedFlopsPerSecond + elements / kElementsPerSecond + kept / kKeptPerSecond +
                           draws / kDrawsPerSecond);
 }
 

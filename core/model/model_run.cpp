@@ -4,16 +4,12 @@
 
 #include "attention/pipeline.h"
 #include "model/kv_cache.h"
+#include "numerics/gemm.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace attn {
 
 namespace {
-
-// A conservative speed for the budget's time, the chapter 3 engine's (memory_budget.cpp): a
-// 2-core machine manages 20-60 GFLOP/s; the shipped model's run of 64 tokens reaches ~90 on
-// one AVX-512 core. 5e9 made each 14-token lesson step look like 64 ms (it takes ~5 ms).
-constexpr double kFlopsPerSecond = 20e9;
 
 constexpr int kNextTokens = 10;  // the most probable next tokens a run lists
 
@@ -63,7 +59,7 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
     w.bytes = 4 * floats;
     const double params = V * d + L * 12 * d * d;
     const double flops = 2 * T * params + L * 4 * S * d + 2 * generate * (params + L * 2 * (T + generate) * d);
-    w.forward_seconds = flops / kFlopsPerSecond;
+    w.forward_seconds = flops / kEstimatedFlopsPerSecond;
     w.seconds = w.forward_seconds;
     w.stage_numbers = {{"weights", weights}};
     if (detail) w.stage_numbers.push_back({"detail", detail_numbers});

@@ -19,6 +19,13 @@ using ConstMatrixView = Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>;
 
 enum class Transpose { No, Yes };
 
+// The matrix products' rate that time estimates assume (the memory budget's, a lesson's, a
+// model run's): taken low, so that admitted work ends well inside its estimate on a shared
+// 2-core machine, which manages 20-60 GFLOP/s with both cores (55e9 measured with softmax;
+// the shipped model's run of 64 tokens reaches ~90e9 on one AVX-512 core). 5e9 made each
+// 14-token lesson step look like 64 ms (it takes ~5 ms).
+constexpr double kEstimatedFlopsPerSecond = 20e9;
+
 // c = alpha * op(a) @ op(b) + beta * c, op(x) = x or x^T; c must already have its shape.
 // Outside a parallel region, a product large enough is split by rows of c over the
 // OpenMP threads: each element is still one BLAS dot product in the same order, so the

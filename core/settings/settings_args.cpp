@@ -1,6 +1,7 @@
 // The settings' command-line flags, read through the settings table.
 #include "attention/memory_budget.h"
 #include "settings/settings.h"
+#include "settings/flag_reader.h"
 
 namespace attn {
 
@@ -30,19 +31,15 @@ std::string settings_usage() {
 
 ParsedArgs parse_settings(const std::vector<std::string>& args) {
     ParsedArgs parsed;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& flag = args[i];
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size()) throw ArgsError(flag + " needs a value");
-            return args[++i];
-        };
+    for (FlagReader flags(args); flags.next();) {
+        const std::string& flag = flags.flag();
         if (flag == "--help" || flag == "-h") {
             parsed.help = true;
         } else if (flag == "--memory-budget") {
-            parsed.settings.memory_budget = parse_size(flag, value());
+            parsed.settings.memory_budget = parse_size(flag, flags.value());
         } else if (const SettingRow* row = find_setting_flag(flag)) {
             const bool alone = row->type == SettingType::Switch || row->type == SettingType::SwitchOff;
-            row->set(parsed.settings, parse_value(*row, alone ? std::string() : value()));
+            row->set(parsed.settings, parse_value(*row, alone ? std::string() : flags.value()));
         } else {
             parsed.rest.push_back(flag);
         }
