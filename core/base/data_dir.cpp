@@ -4,6 +4,10 @@
 #include <filesystem>
 #include <system_error>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
 #include "base/user_error.h"
 
 namespace attn {
@@ -19,11 +23,20 @@ bool holds_data(const fs::path& dir) {
            fs::is_regular_file(dir / "shaders" / "heatmap.frag", ec);
 }
 
+#ifdef __EMSCRIPTEN__
+// Run by node (`node build-web/attnscope-cli.js`): the program is the script node runs,
+// not node itself.
+std::string running_program() {
+    const char* script = emscripten_run_script_string("require('path').resolve(process.argv[1])");
+    return script ? script : "";
+}
+#else
 std::string running_program() {
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     return ec ? std::string() : self.string();
 }
+#endif
 
 }  // namespace
 

@@ -1,24 +1,32 @@
 #include "numerics/memory.h"
 
+#ifdef __GLIBC__
 #include <malloc.h>
+#endif
 
 namespace attn {
 
+#ifdef __GLIBC__
 void keep_freed_memory_mapped() {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);        // glibc's maximum: up to 32 MB from the heap
     mallopt(M_TRIM_THRESHOLD, 1 << 30);         // never trim the heap's free top below 1 GB
     mallopt(M_ARENA_MAX, 1);  // OpenMP threads allocate too: one heap, so all of it is reused
 }
+#else
+// WebAssembly (the web build): its memory only grows, and emscripten's malloc reuses what
+// was freed; there is nothing to keep and nothing to hand back.
+void keep_freed_memory_mapped() {}
+#endif
 
 // Under AddressSanitizer or ThreadSanitizer, malloc is the sanitizer's, but malloc_trim
 // is still glibc's: its first call sets up glibc's unused heap from the calling thread,
 // attached to that thread without being counted, and a thread's exit then failed glibc's
 // check ("malloc assertion failure in __malloc_arena_thread_freeres"), aborting the app
 // as it quit (1 lesson tour in 38 under ASan). Those builds have nothing of glibc's to trim.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-void return_freed_memory() {}
-#else
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 void return_freed_memory() { malloc_trim(0); }
+#else
+void return_freed_memory() {}
 #endif
 
 }  // namespace attn
