@@ -10,6 +10,7 @@
 
 #include "numerics/tensor.h"
 #include "text/tokenizer.h"
+#include "base/decimal_text.h"
 
 namespace attn {
 
@@ -22,9 +23,7 @@ public:
             out_ << "null";
             return;
         }
-        char buf[32];
-        const auto res = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
-        out_.write(buf, res.ptr - buf);
+        out_ << shortest_decimal(v);
     }
 
     void string(const std::string& s) {

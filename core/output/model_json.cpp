@@ -6,6 +6,7 @@
 #include "attention/stage_catalogue.h"
 #include "output/json_writer.h"
 #include "text/gpt2_tokenizer.h"
+#include "base/decimal_text.h"
 
 namespace attn {
 
@@ -80,10 +81,8 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
     if (!run.generated.empty()) {
         // How the ids came: torch.manual_seed(seed), then generate(..., temperature, top_k).
         const Sampling& how = run.sampler.how();
-        char temperature[32];
-        const auto end = std::to_chars(temperature, temperature + sizeof temperature, how.temperature);
         out << ",\"sampling\":{\"method\":\"" << (how.sampled() ? "multinomial" : "argmax") << "\",\"temperature\":";
-        out.write(temperature, end.ptr - temperature);
+        out << shortest_decimal(how.temperature);
         out << ",\"top_k\":";
         if (how.top_k) out << *how.top_k;
         else out << "null";

@@ -4,6 +4,7 @@
 
 #include "output/pytorch_emit_parts.h"
 #include "text/utf8.h"
+#include "base/decimal_text.h"
 
 namespace attn::pytorch_emit_parts {
 
@@ -68,9 +69,7 @@ std::string py_strs(const std::vector<std::string>& strs, std::size_t indent) {
 
 // Shortest text that reads back as the same double, always with a '.' (0.0, 0.5, 1.0).
 std::string py_float(double v) {
-    char buf[32];
-    const auto res = std::to_chars(buf, buf + sizeof buf, v);
-    std::string s(buf, res.ptr);
+    std::string s = shortest_decimal(v);
     if (s.find_first_of(".e") == std::string::npos) s += ".0";
     return s;
 }

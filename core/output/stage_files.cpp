@@ -11,6 +11,7 @@
 #include "base/file_io.h"
 #include "attention/stage_catalogue.h"
 #include "output/trace_json.h"
+#include "base/decimal_text.h"
 
 namespace attn {
 
@@ -42,9 +43,7 @@ void write_float_text(std::ostream& out, float v) {
         out << (v < 0 ? "-inf" : "inf");
         return;
     }
-    char buf[32];
-    const auto res = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
-    out.write(buf, res.ptr - buf);
+    out << shortest_decimal(v);
 }
 
 std::string escape_token(const std::string& token) {

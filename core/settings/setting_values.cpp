@@ -5,6 +5,7 @@
 
 #include "settings/setting_table.h"
 #include "settings/settings.h"
+#include "base/decimal_text.h"
 
 namespace attn {
 
@@ -45,11 +46,7 @@ std::string joined(const std::vector<std::string>& items) {
     return out;
 }
 
-std::string number_text(double v) {
-    char buf[32];
-    const auto res = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
-    return std::string(buf, res.ptr);
-}
+std::string number_text(double v) { return shortest_decimal(v); }
 
 }  // namespace
 
@@ -76,9 +73,7 @@ SettingValue parse_value(const SettingRow& row, const std::string& text) {
     }
     case SettingType::Real: {
         double v = 0.0;
-        const char* last = text.data() + text.size();
-        const auto [end, ec] = std::from_chars(text.data(), last, v, std::chars_format::general);
-        if (!plain_decimal(text) || ec != std::errc() || end != last || !std::isfinite(v))
+        if (!plain_decimal(text) || !read_decimal(text, v) || !std::isfinite(v))
             throw ArgsError(flag + " needs a number such as 0.5, got '" + text + "'");
         value = v;
         break;
