@@ -93,7 +93,7 @@ void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d
             if (row[j] == kMinusInf) minus_inf.push_back(j);
     exp_shifted(row, seen, max);
     for (const Eigen::Index j : minus_inf) row[j] = 0.0f;
-    r *= 1.0f / r.sum();  // torch multiplies by 1 / sum
+    r *= 1.0f / row_sum(row, seen);  // torch multiplies by 1 / sum
     std::fill(row + seen, row + width, 0.0f);
 }
 

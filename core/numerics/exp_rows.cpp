@@ -55,4 +55,14 @@ void exp_shifted(float* x, Eigen::Index n, float max) {
     r = (r - max).exp();
 }
 
+float row_sum(const float* x, Eigen::Index n) {
+    using Lanes = Eigen::Array<float, 8, 1>;
+    Lanes sums = Lanes::Zero();
+    Eigen::Index j = 0;
+    for (; j + 8 <= n; j += 8) sums += Eigen::Map<const Lanes>(x + j);
+    float tail = 0.0f;
+    for (; j < n; ++j) tail += x[j];
+    return sums.sum() + tail;
+}
+
 }  // namespace attn
