@@ -7,6 +7,7 @@ BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev catch
                 libopenblas-dev libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core fonts-droid-fallback dpkg-dev)
 TEST_PACKAGES=(desktop-file-utils appstream xvfb xdotool x11-xserver-utils x11proto-dev imagemagick python3 xauth python3-torch libopenblas0-pthread python3-numpy python3-regex xclip time
                clang libclang-rt-14-dev)
+WEB_PACKAGES=(emscripten nodejs)  # scripts/web.sh: the engine as WebAssembly, run by node
 
 # install_missing PKG...: apt-get only what dpkg does not already have.
 install_missing() {

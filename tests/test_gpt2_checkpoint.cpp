@@ -152,7 +152,7 @@ TEST_CASE("GPT-2 checkpoints: where the heads and the head come from", "[gpt][ch
           kGolden + "checkpoints/f32-config/model.safetensors");
 }
 
-TEST_CASE("a broken or unsupported checkpoint is refused in one line naming why", "[gpt][checkpoint]") {
+TEST_CASE("a broken or unsupported checkpoint is refused in one line naming why", "[checkpoint]") {
     const Parts good = f32_parts();
     REQUIRE(refusal(image(good.header, good.data)) == "(loaded)");  // the pieces below start from a loadable file
 

@@ -1,0 +1,28 @@
+# The web build (scripts/web.sh runs `emcmake cmake`): the engine and attnscope-cli as
+# WebAssembly, run by node. No OpenBLAS and no OpenMP there: the engine's products are
+# Eigen's own (numerics/gemm_eigen.cpp), vectorised with wasm's 128-bit SIMD.
+#
+# Debian's header-only libraries are used as they are installed, but each from its own
+# folder: adding /usr/include itself would put the host's C library before emscripten's.
+set(ATTNSCOPE_APP OFF CACHE BOOL "" FORCE)    # the desktop app needs GLFW and OpenGL
+set(ATTNSCOPE_BENCH OFF CACHE BOOL "" FORCE)  # Google Benchmark is built for the host
+set(ATTNSCOPE_BLAS OFF CACHE BOOL "" FORCE)
+set(host_headers ${CMAKE_BINARY_DIR}/host-headers)
+file(MAKE_DIRECTORY ${host_headers})
+foreach(dir nlohmann catch2)
+  file(CREATE_LINK /usr/include/${dir} ${host_headers}/${dir} SYMBOLIC)
+endforeach()
+add_library(Eigen3::Eigen INTERFACE IMPORTED)
+target_include_directories(Eigen3::Eigen INTERFACE /usr/include/eigen3)
+add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+target_include_directories(nlohmann_json::nlohmann_json INTERFACE ${host_headers})
+
+# C++ exceptions carry every bad-input message (the CLI's exit 2); emscripten leaves them
+# off unless asked. -msimd128: Eigen's products and the softmax in wasm SIMD.
+add_compile_options(-fexceptions -msimd128)
+add_link_options(-fexceptions)
+# Programs for node: the real file system (the data folder, files named on the command
+# line), memory that grows as a long text needs it, the .wasm loaded synchronously (node
+# 20 cannot fetch a file:// URL), and the process's exit code passed on.
+set(ATTNSCOPE_NODE_LINK_OPTIONS -sENVIRONMENT=node -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1
+    -sMAXIMUM_MEMORY=4GB -sWASM_ASYNC_COMPILATION=0 -sEXIT_RUNTIME=1)
