@@ -7,6 +7,21 @@
 
 namespace attn {
 
+void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
+          MatrixView c) {
+    const bool at = ta == Transpose::Yes, bt = tb == Transpose::Yes;
+    const Eigen::Index m = at ? a.cols() : a.rows(), k = at ? a.rows() : a.cols();
+    const Eigen::Index n = bt ? b.rows() : b.cols(), kb = bt ? b.cols() : b.rows();
+    eigen_assert(k == kb && c.rows() == m && c.cols() == n);
+    (void)kb;
+    if (m == 0 || n == 0) return;
+    if (k == 0) {  // an empty sum is 0: c * beta, as a BLAS leaves it
+        c *= beta;
+        return;
+    }
+    detail::multiply(alpha, a, ta, b, tb, beta, c);
+}
+
 Matrix matmul(const ConstMatrixView& a, const ConstMatrixView& b) {
     Matrix c(a.rows(), b.cols());
     gemm(1.0f, a, Transpose::No, b, Transpose::No, 0.0f, c);

@@ -33,6 +33,13 @@ constexpr double kEstimatedFlopsPerSecond = 20e9;
 void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
           MatrixView c);
 
+// gemm's back end, once gemm (gemm.cpp) has checked the shapes and m, n, k > 0: through
+// OpenBLAS (gemm_openblas.cpp) or, in a build without a BLAS, Eigen's own (gemm_eigen.cpp).
+namespace detail {
+void multiply(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
+              MatrixView c);
+}
+
 // a @ b: (m x k) @ (k x n) -> m x n
 Matrix matmul(const ConstMatrixView& a, const ConstMatrixView& b);
 // a @ b^T: (m x k) @ (n x k)^T -> m x n, as queries @ keys.transpose()

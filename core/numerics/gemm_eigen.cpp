@@ -22,18 +22,9 @@ void product(float alpha, const A& a, const B& b, float beta, MatrixView& c) {
 
 }  // namespace
 
-void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
-          MatrixView c) {
+void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb,
+                      float beta, MatrixView c) {
     const bool at = ta == Transpose::Yes, bt = tb == Transpose::Yes;
-    const Eigen::Index m = at ? a.cols() : a.rows(), k = at ? a.rows() : a.cols();
-    const Eigen::Index n = bt ? b.rows() : b.cols(), kb = bt ? b.cols() : b.rows();
-    eigen_assert(k == kb && c.rows() == m && c.cols() == n);
-    (void)kb;
-    if (m == 0 || n == 0) return;
-    if (k == 0) {  // an empty sum is 0
-        c *= beta;
-        return;
-    }
     if (at && bt) product(alpha, a.transpose(), b.transpose(), beta, c);
     else if (at) product(alpha, a.transpose(), b, beta, c);
     else if (bt) product(alpha, a, b.transpose(), beta, c);

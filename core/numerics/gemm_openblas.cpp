@@ -51,18 +51,10 @@ void gemv_columns(float alpha, const float* a_row, const ConstMatrixView& b, Tra
 
 }  // namespace
 
-void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
-          MatrixView c) {
-    const bool at = ta == Transpose::Yes, bt = tb == Transpose::Yes;
-    const Eigen::Index m = at ? a.cols() : a.rows(), k = at ? a.rows() : a.cols();
-    const Eigen::Index n = bt ? b.rows() : b.cols(), kb = bt ? b.cols() : b.rows();
-    eigen_assert(k == kb && c.rows() == m && c.cols() == n);
-    (void)kb;
-    if (m == 0 || n == 0) return;
-    if (k == 0) {  // BLAS leaves c * beta; an empty sum is 0
-        c *= beta;
-        return;
-    }
+void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb,
+                      float beta, MatrixView c) {
+    const Eigen::Index m = c.rows(), n = c.cols();
+    [[maybe_unused]] const Eigen::Index k = ta == Transpose::Yes ? a.rows() : a.cols();  // read by OpenMP only
     blas_single_threaded();
     if (m == 1 && ta == Transpose::No) {
         // One token's row (the KV cache's step): memory-bound, so each thread reads its
