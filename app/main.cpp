@@ -21,7 +21,7 @@
 #include "imgui.h"
 #include "keyboard.h"
 #include "numerics/memory.h"
-#include "state/app_options.h"
+#include "state/startup.h"
 
 namespace {
 
@@ -29,13 +29,8 @@ constexpr double kActiveSeconds = 0.3;   // keep drawing this long after any eve
 constexpr double kIdleWait = 0.5;        // redraw at least this often when idle
 constexpr double kComputingWait = 0.1;   // redraw at least this often while the worker runs
 
-struct Startup {
-    attn::Settings settings;
-    app::AppOptions options;
-};
-
 // Exits 2 with one line on stderr for a bad command line, as attnscope-cli does.
-std::optional<Startup> parse_command_line(int argc, char** argv, int& exit_code) {
+std::optional<app::Startup> parse_command_line(int argc, char** argv, int& exit_code) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     try {
         if (args.size() == 1 && args[0] == "--version") {
@@ -43,24 +38,13 @@ std::optional<Startup> parse_command_line(int argc, char** argv, int& exit_code)
             exit_code = 0;
             return std::nullopt;
         }
-        attn::ParsedArgs parsed = attn::parse_settings(args);
-        if (parsed.help) {
+        app::Startup startup = app::parse_startup(args);
+        if (startup.help) {
             std::cout << app::app_usage() << attn::settings_usage();
             exit_code = 0;
             return std::nullopt;
         }
-        app::AppOptions options = app::parse_app_options(parsed.rest);
-        attn::Settings& s = parsed.settings;
-        // --head is the settings table's for a model (0-based, as L.H); for the chapter 3
-        // module it is the app's own head to show, 1-based as the head strip numbers them.
-        if (s.head && !s.model) {
-            if (*s.head < 1 || *s.head > 64) throw app::OptionsError("--head must be between 1 and 64, got " + std::to_string(*s.head));
-            options.selected_head = *s.head - 1;
-            s.head.reset();
-        } else if (s.head) {
-            options.selected_head = *s.head;
-        }
-        return Startup{s, options};
+        return startup;
     } catch (const std::exception& e) {
         std::cerr << "attnscope: " << e.what() << "\n";
         exit_code = 2;
@@ -119,7 +103,7 @@ GLFWwindow* open_window(const app::AppOptions& opts) {
 
 int main(int argc, char** argv) {
     int exit_code = 0;
-    const std::optional<Startup> startup = parse_command_line(argc, argv, exit_code);
+    const std::optional<app::Startup> startup = parse_command_line(argc, argv, exit_code);
     if (!startup) return exit_code;
     const app::AppOptions& opts = startup->options;
     try {
