@@ -12,6 +12,7 @@
 #include "base/data_dir.h"
 #include "imgui.h"
 #include "keyboard.h"
+#include "state/link.h"
 #include "ui.h"
 
 namespace app {
@@ -33,13 +34,15 @@ AppFrame::AppFrame(GLFWwindow* window, const attn::Settings& settings, const App
         painter_.emplace(shaders, ColorMaps::load(shaders + "/colormaps.txt"));
         fonts_.ensure_scale(ui_scale_);
     } catch (const std::exception& e) {
-        std::cerr << "attnscope: " << e.what() << "\n";
+        start_error_ = e.what();
+        std::cerr << "attnscope: " << start_error_ << "\n";
         painter_.reset();
         exit_code_ = 1;
     }
     live_.select_head(options_.selected_head);
     live_.scroll_to_stage = options_.show_stage;
-    if (const std::string bad = classroom_.start(live_, ui_scale_); !bad.empty()) {
+    if (const std::string bad = ready() ? classroom_.start(live_, ui_scale_) : ""; !bad.empty()) {
+        start_error_ = bad;
         std::cerr << "attnscope: " << bad << "\n";
         painter_.reset();
         exit_code_ = 2;
@@ -96,6 +99,10 @@ bool AppFrame::frame() {
     shown_version_ = live_.run_version();
     release_held_keys(window_);  // this frame saw them down
     return live_.computing();
+}
+
+std::string AppFrame::link() const {
+    return link_query(live_.settings(), LinkView{live_.shown_head(), &classroom_.classroom});
 }
 
 int AppFrame::finish() {

@@ -33,11 +33,16 @@ public:
     bool frame();
     // When the window closes: the last state file; the program's exit code.
     int finish();
+    // Why the frame is not ready: the one line printed (a missing shader, a bad --lesson).
+    const std::string& start_error() const { return start_error_; }
+    // The link's query that opens this view (state/link.h): the browser keeps its URL so.
+    std::string link() const;
 
 private:
     GLFWwindow* window_;
     AppOptions options_;
     int exit_code_ = 0;
+    std::string start_error_;
     std::optional<HeatmapPainter> painter_;
     FontSet fonts_;
     float ui_scale_;

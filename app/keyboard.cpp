@@ -9,6 +9,7 @@
 #include "backends/imgui_impl_glfw.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // closing every popup at once (see close_popups_on_escape)
+#include "platform/platform.h"
 
 namespace app {
 
@@ -65,7 +66,7 @@ void on_character(GLFWwindow* window, unsigned int codepoint, int mods) {
 void install_keyboard(GLFWwindow* window) {
     backend_key = glfwSetKeyCallback(window, on_key);
     glfwSetCharCallback(window, nullptr);  // the backend's: it would pass plain characters twice
-    glfwSetCharModsCallback(window, on_character);
+    platform::on_characters(window, on_character);
 }
 
 void release_held_keys(GLFWwindow* window) {

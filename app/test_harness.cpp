@@ -5,6 +5,7 @@
 #include "graphics/screenshot.h"
 #include "imgui.h"
 #include "panels/classroom_mode.h"
+#include "platform/platform.h"
 #include "state/live_run.h"
 
 namespace app {
@@ -19,7 +20,8 @@ TestHarness::TestHarness(const AppOptions& opts)
     : screenshot_(opts.screenshot),
       screenshot_frames_(opts.frames),
       bench_(opts.bench_frames, opts.bench_changes, opts.bench_change) {
-    if (opts.state_out) state_.emplace(*opts.state_out);
+    if (opts.state_out)
+        state_.emplace([path = *opts.state_out](const std::string& text) { platform::publish_state(path, text); });
 }
 
 void TestHarness::report_pointer(GLFWwindow* window, FrameReport& report) {

@@ -1,15 +1,15 @@
 # The web build (scripts/web.sh runs `emcmake cmake`): the engine and attnscope-cli as
-# WebAssembly, run by node. No OpenBLAS and no OpenMP there: the engine's products are
-# Eigen's own (numerics/gemm_eigen.cpp), vectorised with wasm's 128-bit SIMD.
+# WebAssembly, run by node, and the app as a page (app/web/Web.cmake, in WebGL2). No
+# OpenBLAS and no OpenMP there: the engine's products are Eigen's own
+# (numerics/gemm_eigen.cpp), vectorised with wasm's 128-bit SIMD.
 #
 # Debian's header-only libraries are used as they are installed, but each from its own
 # folder: adding /usr/include itself would put the host's C library before emscripten's.
-set(ATTNSCOPE_APP OFF CACHE BOOL "" FORCE)    # the desktop app needs GLFW and OpenGL
 set(ATTNSCOPE_BENCH OFF CACHE BOOL "" FORCE)  # Google Benchmark is built for the host
 set(ATTNSCOPE_BLAS OFF CACHE BOOL "" FORCE)
 set(host_headers ${CMAKE_BINARY_DIR}/host-headers)
 file(MAKE_DIRECTORY ${host_headers})
-foreach(dir nlohmann catch2)
+foreach(dir nlohmann catch2 stb)
   file(CREATE_LINK /usr/include/${dir} ${host_headers}/${dir} SYMBOLIC)
 endforeach()
 add_library(Eigen3::Eigen INTERFACE IMPORTED)

@@ -83,12 +83,10 @@ TEST_CASE("the state file holds the controls by their settings keys and what the
     report.widgets.set("heads", {1, 2, 3, 4});
     report.heatmaps["weights"] = app::HeatmapInfo{{10, 20, 70, 80}, 10, 10, true, true, 1, 2, 6, 6, {{30, 40, 40, 50}}};
     report.viewport = {0, 0, 100, 100};
-    const std::string path = "/tmp/attnscope-test-state-" + std::to_string(::getpid()) + ".json";
-    app::StateFile file(path);
+    std::string published;
+    app::StateFile file([&](const std::string& text) { published = text; });
     file.update(live, 1.5f, report, nlohmann::json{{"tab", "pipeline"}});
-    std::ifstream in(path);
-    const nlohmann::json s = nlohmann::json::parse(in);
-    std::remove(path.c_str());
+    const nlohmann::json s = nlohmann::json::parse(published);
     for (const attn::SettingRow& row : attn::setting_rows()) CHECK(s.contains(row.key));
     CHECK(s["heads"] == 3);
     CHECK(s["shown_heads"] == 1);

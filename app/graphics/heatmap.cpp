@@ -19,8 +19,14 @@ std::string read_file(const std::string& path) {
     }
 }
 
+// The shaders are written for GLSL 3.30 core (the files' first line) and are also valid
+// GLSL ES 3.00: the platform's header replaces that line.
 GLuint compile(GLenum type, const std::string& path) {
-    const std::string source = read_file(path);
+    std::string source = read_file(path);
+    const size_t first_line = source.find('\n');
+    if (source.rfind("#version", 0) != 0 || first_line == std::string::npos)
+        throw std::runtime_error(path + ": the first line must be its #version");
+    source = kGlslHeader + source.substr(first_line + 1);
     const char* text = source.c_str();
     const GLuint shader = glCreateShader(type);
     glShaderSource(shader, 1, &text, nullptr);

@@ -11,10 +11,15 @@
 namespace app {
 
 bool write_screenshot(const std::string& path, int width, int height) {
-    std::vector<unsigned char> pixels(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
+    // RGBA: the one format OpenGL ES (WebGL2) must read back; the PNG keeps RGB.
+    const size_t count = static_cast<size_t>(width) * static_cast<size_t>(height);
+    std::vector<unsigned char> pixels(count * 4);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_BACK);
-    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    for (size_t i = 0; i < count; ++i)
+        for (size_t c = 0; c < 3; ++c) pixels[i * 3 + c] = pixels[i * 4 + c];
+    pixels.resize(count * 3);
     stbi_flip_vertically_on_write(1);  // GL's rows run bottom-up
     std::string png;
     const auto append = [](void* context, void* data, int size) {

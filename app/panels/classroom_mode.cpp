@@ -7,6 +7,7 @@
 
 #include "state/colormap.h"
 #include "panels/export_actions.h"
+#include "platform/platform.h"
 #include "base/file_io.h"
 #include "panels/menu_bar.h"
 #include "graphics/screenshot.h"
@@ -91,7 +92,8 @@ void ClassroomMode::after_render(GLFWwindow* window, LiveRun& live, float& ui_sc
     // A PNG asked for from the menu is written a frame later, without the menu on it.
     if (png_next_frame_) {
         const bool ok = write_screenshot(*png_next_frame_, fb_width, fb_height);
-        classroom.last_export = FileOutcome{*png_next_frame_, ok ? "" : "cannot write " + *png_next_frame_};
+        classroom.last_export = FileOutcome{*png_next_frame_, ok ? platform::deliver(*png_next_frame_)
+                                                                 : "cannot write " + *png_next_frame_};
         png_next_frame_.reset();
     }
     if (classroom.window_png) {

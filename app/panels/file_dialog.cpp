@@ -4,6 +4,7 @@
 
 #include "panels/export_actions.h"
 #include "imgui_stdlib.h"
+#include "platform/platform.h"
 #include "state/session_io.h"
 #include "graphics/ui_colors.h"
 
@@ -48,6 +49,8 @@ FileOutcome run_file_action(FileAction action, const std::string& path, AppConte
         c.last_session = action == FileAction::SaveSession
                              ? save_session_file(path, app.live, c, app.ui_scale)
                              : load_session_file(path, app.live, c, app.ui_scale);
+        if (action == FileAction::SaveSession && c.last_session->error.empty())
+            c.last_session->error = platform::deliver(path);
         return *c.last_session;
     }
     if (action == FileAction::OpenModel) {
@@ -69,6 +72,7 @@ FileOutcome run_file_action(FileAction action, const std::string& path, AppConte
     else if (action == FileAction::TraceJson) out = export_trace_json(path, *run);
     else if (action == FileAction::AllStages) out = export_all_stages(path, *run);
     else if (action == FileAction::PythonFile) out = save_pytorch(path, app.live);
+    if (action != FileAction::WindowPng && out.error.empty()) out.error = platform::deliver(path);
     if (action != FileAction::WindowPng) c.last_export = out;
     return out;
 }

@@ -6,6 +6,7 @@
 #include "output/pytorch_emit_model.h"
 #include "panels/export_actions.h"
 #include "graphics/ui_colors.h"
+#include "platform/platform.h"
 
 namespace app {
 
@@ -43,7 +44,7 @@ void file_menu(AppContext& app, FileDialog& dialog, WidgetRects& widgets, bool& 
     // A module's program, or a GPT model's (the book's GPTModel on the tokens in view).
     if (ImGui::MenuItem("Copy as PyTorch", nullptr, false, can_emit)) {
         try {
-            ImGui::SetClipboardText(pytorch_program(app.live).c_str());
+            platform::copy_text(pytorch_program(app.live));
             app.classroom.last_export = FileOutcome{"clipboard", ""};
         } catch (const std::exception& e) {  // the file went between the check and the click
             app.classroom.last_export = FileOutcome{"clipboard", e.what()};

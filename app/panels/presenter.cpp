@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-#include "graphics/gl.h"
-#include <GLFW/glfw3.h>
+#include "platform/platform.h"
 
 namespace app {
 
@@ -13,17 +12,12 @@ bool PresenterWindow::sync(GLFWwindow* window, bool on, float& ui_scale) {
     if (on == on_) return false;
     on_ = on;
     if (on) {
-        glfwGetWindowPos(window, &x_, &y_);
-        glfwGetWindowSize(window, &w_, &h_);
         scale_ = ui_scale;
-        GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-        const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
-        ui_scale = std::max(ui_scale, presenter_scale(mode ? mode->height : 1080));
-        if (mode) glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+        ui_scale = std::max(ui_scale, presenter_scale(platform::screen_height()));
     } else {
-        glfwSetWindowMonitor(window, nullptr, x_, y_, w_, h_, 0);
         ui_scale = scale_;
     }
+    platform::full_screen(window, on);
     return true;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// Presenter mode's window: full screen on the monitor at its current video mode (under
-// Xvfb, the screen's size) with type as large relative to the screen as 2x is on 1080
-// lines; leaving it restores the window and the scale it had.
+// Presenter mode's window: full screen (platform::full_screen: on the desktop the
+// monitor at its current video mode, under Xvfb the screen's size; in the browser the
+// browser's) with type as large relative to the screen as 2x is on 1080 lines; leaving
+// it restores the window and the scale it had.
 struct GLFWwindow;
 
 namespace app {
@@ -19,7 +20,6 @@ public:
 
 private:
     bool on_ = false;
-    int x_ = 0, y_ = 0, w_ = 0, h_ = 0;
     float scale_ = 1.0f;
 };
 

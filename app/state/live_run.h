@@ -33,7 +33,7 @@ public:
     // controls changed since the last request (never otherwise). True when it asked.
     bool update();
     // Waits at most `limit` for the run asked for; true when it is ready to take.
-    bool wait_for_run(std::chrono::microseconds limit) const { return worker_.wait_idle(limit); }
+    bool wait_for_run(std::chrono::microseconds limit) { return worker_.wait_idle(limit); }
 
     // The head the user asked for (head strip, a lesson step, a session file) may not
     // exist in the run on screen: a step that selects head 2 arrives before the run

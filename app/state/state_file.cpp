@@ -117,7 +117,7 @@ void StateFile::update(const LiveRun& live, float ui_scale, const FrameReport& r
     try {
         // Not durable: rewritten as often as every frame, an fsync each time would slow the
         // app down, and a state lost in a crash is written again by the next frame.
-        attn::write_file_atomically(path_, text + "\n", /*durable=*/false);
+        publish_(text + "\n");
     } catch (const attn::FileError&) {
         return;  // a full disk must not stop the app; the next change retries
     }

@@ -3,7 +3,8 @@
 // the error shown, and where the widgets and heatmaps are. Written atomically
 // (attn::write_file_atomically, without fsync) and only when it changed. `frame` counts
 // the frames drawn, so it changes with each: a test that sees it advance knows the window
-// answers.
+// answers. The browser's page publishes the same JSON on `window` (platform.h).
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,7 +16,8 @@ namespace app {
 
 class StateFile {
 public:
-    explicit StateFile(std::string path) : path_(std::move(path)) {}
+    // `publish` gets the JSON text whenever it changed (the app's: platform::publish_state).
+    explicit StateFile(std::function<void(const std::string&)> publish) : publish_(std::move(publish)) {}
     // Writes unless the state equals what was written last; `force` writes anyway.
     // `classroom` holds classroom mode's entries (ClassroomMode::state), merged in.
     void update(const LiveRun& live, float ui_scale, const FrameReport& report, const nlohmann::json& classroom,
@@ -23,7 +25,7 @@ public:
 
 private:
     uint64_t frame_ = 0;
-    std::string path_;
+    std::function<void(const std::string&)> publish_;
     std::string last_;
 };
 

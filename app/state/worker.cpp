@@ -9,46 +9,6 @@
 
 namespace app {
 
-Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)), thread_([this] { loop(); }) {}
-
-Worker::~Worker() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        stop_ = true;
-    }
-    cv_.notify_one();
-    thread_.join();
-}
-
-uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run> base, int detail_head,
-                        bool overview_first) {
-    uint64_t id;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        id = next_id_++;
-        waiting_ = Job{id, std::move(settings), std::move(base), detail_head, overview_first};
-    }
-    cv_.notify_one();
-    return id;
-}
-
-std::optional<Outcome> Worker::take() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::optional<Outcome> out = std::move(done_);
-    done_.reset();
-    return out;
-}
-
-bool Worker::busy() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return running_ || waiting_.has_value();
-}
-
-bool Worker::wait_idle(std::chrono::microseconds limit) const {
-    std::unique_lock<std::mutex> lock(mutex_);
-    return idle_cv_.wait_for(lock, limit, [this] { return !running_ && !waiting_; });
-}
-
 attn::KeptStages Worker::stages_to_keep(const attn::Settings& settings, int64_t tokens, int64_t tokens2,
                                         int detail_head, bool overview_first) {
     const auto bytes = [&](const attn::KeptStages& keep) {
@@ -141,58 +101,33 @@ std::string Worker::activity() const {
     return running_ || waiting_ ? activity_ : "";
 }
 
-void Worker::loop() {
-    for (;;) {
-        Job job;
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            // While sliders move, runs follow each other and reuse the freed memory;
-            // once nothing new has come for a while, the last runs' memory goes back.
-            if (!cv_.wait_for(lock, kIdleBeforeTrim, [this] { return stop_ || waiting_; })) {
-                if (computed_since_trim_) attn::return_freed_memory();
-                computed_since_trim_ = false;
-                cv_.wait(lock, [this] { return stop_ || waiting_; });
-            }
-            if (stop_) return;
-            job = std::move(*waiting_);
-            waiting_.reset();
-            running_ = true;
-            activity_ = "computing…";
+Outcome Worker::run_job(const Job& job) {
+    Outcome out;
+    out.id = job.id;
+    out.settings = job.settings;
+    out.dropout_only = job.base != nullptr;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        if (job.base) {
+            auto run = std::make_shared<attn::Run>(*job.base);
+            attn::recompute_dropout(*run, job.settings);
+            out.run = std::move(run);
+        } else if (job.settings.model) {
+            out.run = compute_model(job.settings, job.detail_head, job.overview_first);
+        } else {
+            out.run = compute(job.settings, job.detail_head, job.overview_first);
         }
-        Outcome out;
-        out.id = job.id;
-        out.settings = job.settings;
-        out.dropout_only = job.base != nullptr;
-        const auto start = std::chrono::steady_clock::now();
-        try {
-            if (job.base) {
-                auto run = std::make_shared<attn::Run>(*job.base);
-                attn::recompute_dropout(*run, job.settings);
-                out.run = std::move(run);
-            } else if (job.settings.model) {
-                out.run = compute_model(job.settings, job.detail_head, job.overview_first);
-            } else {
-                out.run = compute(job.settings, job.detail_head, job.overview_first);
-            }
-        } catch (const std::bad_alloc&) {
-            // The memory budget refuses what cannot fit before it starts; this is what
-            // is left when the machine has less free than the budget assumed.
-            out.run.reset();
-            out.error = "out of memory: lower the text length, heads, d_in or d_out";
-        } catch (const std::exception& e) {
-            out.run.reset();
-            out.error = e.what();
-        }
-        out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_ = std::move(out);
-            running_ = false;
-            computed_since_trim_ = true;
-        }
-        idle_cv_.notify_all();
-        wake_();
+    } catch (const std::bad_alloc&) {
+        // The memory budget refuses what cannot fit before it starts; this is what
+        // is left when the machine has less free than the budget assumed.
+        out.run.reset();
+        out.error = "out of memory: lower the text length, heads, d_in or d_out";
+    } catch (const std::exception& e) {
+        out.run.reset();
+        out.error = e.what();
     }
+    out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return out;
 }
 
 }  // namespace app

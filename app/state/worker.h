@@ -2,6 +2,9 @@
 // Runs the engine off the UI thread, so that a long trace (T = 1024, d = 768, 12
 // heads) never freezes the window: the view keeps drawing the last run meanwhile.
 // Only the newest request matters: one waiting behind a running one is replaced.
+// Two ways to run the jobs, one per platform: worker_thread.cpp (the desktop: a thread)
+// and worker_frames.cpp (the browser, which has no threads on a plain static host: a
+// job that fits in a frame runs at once, a longer one after a frame has said so).
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -60,7 +63,7 @@ public:
     // while a model loads, else "computing…".
     std::string activity() const;
     // Waits until nothing is waiting or running, at most `limit`; true when idle.
-    bool wait_idle(std::chrono::microseconds limit) const;
+    bool wait_idle(std::chrono::microseconds limit);
 
 private:
     struct Job {
@@ -71,6 +74,7 @@ private:
         bool overview_first = false;
     };
     void loop();
+    Outcome run_job(const Job& job);  // the engine's answer to one request, or its error
     std::shared_ptr<attn::Run> compute(const attn::Settings& settings, int detail_head, bool overview_first);
     // A GPT model's run (settings.model): its layer settings.layer (0 when unset) as the
     // Run, head detail_head with every stage.
@@ -106,7 +110,8 @@ private:
     bool computed_since_trim_ = false;
     static constexpr std::chrono::seconds kIdleBeforeTrim{2};
     uint64_t next_id_ = 1;
-    std::thread thread_;
+    std::thread thread_;         // the desktop's
+    bool job_announced_ = false;  // the browser's: a frame has shown that the waiting job runs
 };
 
 }  // namespace app

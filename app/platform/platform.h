@@ -1,0 +1,36 @@
+#pragma once
+// What differs between the desktop app and the browser page, in one place. The views,
+// panels and state call these; app/platform/desktop.cpp and app/platform/web.cpp are
+// the two ways to do each (CMake builds one). The worker's thread is the other seam
+// (state/worker_thread.cpp, state/worker_frames.cpp).
+#include <string>
+
+struct GLFWwindow;
+
+namespace app::platform {
+
+// The app's state as JSON for tests and scripts (state/state_file.h): on the desktop the
+// file `path` (--state-out), replaced whole; in the browser window.attnscopeState.
+void publish_state(const std::string& path, const std::string& json);
+
+// A file or folder the app has just written at the user's request (an export, a
+// session). On the desktop it is where they asked; in the browser it is offered as a
+// download (a folder as a .zip of its files). Returns why not, or "".
+std::string deliver(const std::string& path);
+
+// Text for the clipboard ("Copy as PyTorch").
+void copy_text(const std::string& text);
+
+// Presenter mode's screen: a monitor's full screen on the desktop, the browser's full
+// screen in a page; off restores the window as it was.
+void full_screen(GLFWwindow* window, bool on);
+// The height in pixels of the screen presenter mode fills (1080 when unknown).
+int screen_height();
+
+// Typed characters with the modifiers held (keyboard.h says why): GLFW's char-mods
+// callback on the desktop; the browser's GLFW has none, so there mods are 0 (the
+// characters of a Ctrl+key shortcut never arrive as characters in a browser).
+using CharacterCallback = void (*)(GLFWwindow* window, unsigned int codepoint, int mods);
+void on_characters(GLFWwindow* window, CharacterCallback callback);
+
+}  // namespace app::platform

@@ -1,0 +1,69 @@
+#include "state/worker.h"
+
+// The browser's worker. A page served as plain static files has no threads (wasm threads
+// need the server's cross-origin isolation headers), so the jobs run on the page's one
+// thread, between frames: a job the engine's estimate puts within the frame's budget
+// runs at once and its frame shows it; a longer one (a model, a long text) waits until
+// a frame has shown "computing…", then runs before the next.
+#include "attention/memory_budget.h"
+
+namespace app {
+
+namespace {
+// The estimate is for native code on two cores; wasm runs one thread, without FMA, a few
+// times slower (docs/speed.md measures it).
+constexpr double kWasmSlowdown = 4.0;
+}  // namespace
+
+Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)) {}
+
+Worker::~Worker() = default;
+
+uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run> base, int detail_head,
+                        bool overview_first) {
+    const uint64_t id = next_id_++;
+    const bool loads = settings.model && (!model_ || model_->name != *settings.model);
+    activity_ = loads ? "loading " + *settings.model + "…" : "computing…";
+    waiting_ = Job{id, std::move(settings), std::move(base), detail_head, overview_first};
+    job_announced_ = false;
+    return id;
+}
+
+std::optional<Outcome> Worker::take() {
+    if (!done_ && waiting_) {
+        if (job_announced_) {
+            done_ = run_job(*waiting_);
+            waiting_.reset();
+        } else {
+            job_announced_ = true;  // the frame after this one shows "computing…"; the next runs it
+        }
+    }
+    std::optional<Outcome> out = std::move(done_);
+    done_.reset();
+    return out;
+}
+
+bool Worker::busy() const { return waiting_.has_value(); }
+
+bool Worker::wait_idle(std::chrono::microseconds limit) {
+    if (!waiting_) return true;
+    const Job& job = *waiting_;
+    bool fits = job.base != nullptr;  // a dropout change on the weights on screen
+    if (!job.settings.model && !fits) {
+        // Bytes bound tokens from above, for every tokenizer.
+        const int64_t tokens = static_cast<int64_t>(job.settings.text.size());
+        const int64_t tokens2 = job.settings.text2 ? static_cast<int64_t>(job.settings.text2->size()) : 0;
+        const attn::KeptStages keep = stages_to_keep(job.settings, tokens, tokens2, job.detail_head, job.overview_first);
+        const double seconds = attn::estimate_work(job.settings, tokens, tokens2, keep).forward_seconds * kWasmSlowdown;
+        fits = seconds * 1e6 < static_cast<double>(limit.count());
+    }
+    if (!fits) {
+        job_announced_ = true;  // this frame is drawn with "computing…"
+        return false;
+    }
+    done_ = run_job(job);
+    waiting_.reset();
+    return true;
+}
+
+}  // namespace app

@@ -1,0 +1,47 @@
+# The browser app: build-web/site/ is the whole static site (index.html, attnscope.js,
+# attnscope.wasm, attnscope.data: the GPT-2 vocabulary, lessons, shaders, colour maps
+# and fonts). Dear ImGui's sources come from Debian's source package: scripts/web.sh
+# fetches them into IMGUI_SOURCE_DIR (nothing of imgui's is committed).
+set(IMGUI_SOURCE_DIR "" CACHE PATH "Dear ImGui 1.86's sources (scripts/web.sh fetches them)")
+if(NOT EXISTS ${IMGUI_SOURCE_DIR}/imgui_widgets.cpp)
+  message(STATUS "The browser app is not built: IMGUI_SOURCE_DIR holds no Dear ImGui sources")
+  return()
+endif()
+
+add_library(imgui STATIC ${IMGUI_SOURCE_DIR}/imgui.cpp ${IMGUI_SOURCE_DIR}/imgui_draw.cpp
+            ${IMGUI_SOURCE_DIR}/imgui_tables.cpp ${IMGUI_SOURCE_DIR}/imgui_widgets.cpp
+            ${IMGUI_SOURCE_DIR}/misc/cpp/imgui_stdlib.cpp ${IMGUI_SOURCE_DIR}/backends/imgui_impl_glfw.cpp
+            ${IMGUI_SOURCE_DIR}/backends/imgui_impl_opengl3.cpp)
+target_include_directories(imgui PUBLIC ${IMGUI_SOURCE_DIR} ${IMGUI_SOURCE_DIR}/misc/cpp)
+target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)  # WebGL2 is OpenGL ES 3.0
+target_compile_options(imgui PRIVATE -w)                        # Debian's sources, as they are
+
+list(REMOVE_ITEM APP_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp
+     ${CMAKE_CURRENT_SOURCE_DIR}/graphics/driver_pinning.cpp)  # the desktop's main and Mesa's workaround
+list(APPEND APP_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/web/main.cpp ${CMAKE_CURRENT_SOURCE_DIR}/web/stb_image_write.cpp
+     ${CMAKE_CURRENT_SOURCE_DIR}/platform/web.cpp)
+set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/web/stb_image_write.cpp PROPERTIES COMPILE_OPTIONS
+                            -Wno-missing-field-initializers)  # Debian's stb, as it is
+add_executable(attnscope-web ${APP_SOURCES})
+target_include_directories(attnscope-web PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${host_headers}/stb)
+target_link_libraries(attnscope-web PRIVATE attnstate attncore imgui)
+set(site ${CMAKE_BINARY_DIR}/site)
+set_target_properties(attnscope-web PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${site} OUTPUT_NAME attnscope)
+# The page's files lie in its file system as an installed tree (core/base/data_dir.cpp):
+# /share/attnscope, and the fonts where Debian puts them (graphics/fonts.cpp).
+set(fonts /usr/share/fonts/truetype)
+set(preload
+  ${CMAKE_SOURCE_DIR}/assets/gpt2@/share/attnscope/gpt2
+  ${CMAKE_SOURCE_DIR}/assets/lessons@/share/attnscope/lessons
+  ${CMAKE_SOURCE_DIR}/shaders@/share/attnscope/shaders
+  ${fonts}/dejavu/DejaVuSans.ttf@${fonts}/dejavu/DejaVuSans.ttf
+  ${fonts}/dejavu/DejaVuSans-Bold.ttf@${fonts}/dejavu/DejaVuSans-Bold.ttf
+  ${fonts}/droid/DroidSansFallbackFull.ttf@${fonts}/droid/DroidSansFallbackFull.ttf)
+list(TRANSFORM preload PREPEND "--preload-file=")
+target_link_options(attnscope-web PRIVATE -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+                    -sENVIRONMENT=web -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB ${preload})
+file(GLOB site_data CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/gpt2/* ${CMAKE_SOURCE_DIR}/assets/lessons/*
+     ${CMAKE_SOURCE_DIR}/shaders/*)
+set_property(TARGET attnscope-web APPEND PROPERTY LINK_DEPENDS ${site_data} ${CMAKE_CURRENT_SOURCE_DIR}/web/index.html)  # relinked when they change
+add_custom_command(TARGET attnscope-web POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different
+                   ${CMAKE_CURRENT_SOURCE_DIR}/web/index.html ${site}/index.html)

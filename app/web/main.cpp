@@ -1,0 +1,107 @@
+// attnscope in a browser: the desktop app's frame (app_frame.h) in the browser's own
+// loop. The page's link is its command line (state/link.h): a bad link is refused in
+// one line on the page, the default view opening instead; the link follows the controls.
+#include <emscripten.h>
+
+#include <memory>
+#include <string>
+
+#include "graphics/gl.h"
+#include <GLFW/glfw3.h>
+
+#include "app_frame.h"
+#include "backends/imgui_impl_glfw.h"
+#include "backends/imgui_impl_opengl3.h"
+#include "imgui.h"
+#include "keyboard.h"
+#include "state/link.h"
+#include "state/startup.h"
+
+namespace {
+
+// clang-format off
+EM_JS(char*, js_link_query, (), { return stringToNewUTF8(window.location.search); });
+EM_JS(void, js_keep_link, (const char* query), {
+    const q = UTF8ToString(query);
+    const url = window.location.pathname + (q ? "?" + q : "") + window.location.hash;
+    if (url !== window.location.pathname + window.location.search + window.location.hash)
+        window.history.replaceState(null, "", url);
+});
+// The refusal stays on the page (and on window.attnscopeRefusal) until dismissed.
+EM_JS(void, js_refuse, (const char* line), {
+    const text = UTF8ToString(line);
+    window.attnscopeRefusal = text;
+    const box = document.getElementById("refusal");
+    if (box) { box.textContent = "attnscope: " + text + " (the default view is shown; click to close)"; box.hidden = false; }
+});
+EM_JS(int, js_page_width, (), { return window.innerWidth; });
+EM_JS(int, js_page_height, (), { return window.innerHeight; });
+// clang-format on
+
+struct Page {
+    GLFWwindow* window = nullptr;
+    std::unique_ptr<app::AppFrame> app;
+    int width = 0, height = 0;
+};
+Page page;
+
+// The link's view, or the default one with the link's refusal shown.
+app::Startup startup_from_link() {
+    char* query = js_link_query();
+    const std::string text = query;
+    free(query);
+    try {
+        app::Startup startup = app::parse_startup(app::link_args(text));
+        if (!startup.help) return startup;
+        js_refuse("'help' is a flag of the desktop app; a link cannot give it");
+    } catch (const std::exception& e) {
+        js_refuse(e.what());
+    }
+    return app::Startup{};
+}
+
+void frame() {
+    // The canvas fills the page.
+    const int w = js_page_width(), h = js_page_height();
+    if (w != page.width || h != page.height) {
+        page.width = w;
+        page.height = h;
+        glfwSetWindowSize(page.window, w, h);
+    }
+    page.app->frame();
+    js_keep_link(page.app->link().c_str());
+}
+
+}  // namespace
+
+int main() {
+    app::Startup startup = startup_from_link();
+    startup.options.state_out = "window.attnscopeState";  // platform/web.cpp publishes it there
+    if (!glfwInit()) return 1;
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);  // WebGL2
+    page.width = js_page_width();
+    page.height = js_page_height();
+    page.window = glfwCreateWindow(page.width, page.height, "attnscope: attention, stage by stage", nullptr, nullptr);
+    if (!page.window) return 1;
+    glfwMakeContextCurrent(page.window);
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui_ImplGlfw_InitForOpenGL(page.window, true);
+    app::install_keyboard(page.window);
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    ImGui_ImplOpenGL3_CreateDeviceObjects();
+    page.app = std::make_unique<app::AppFrame>(page.window, startup.settings, startup.options);
+    if (!page.app->ready() && !page.app->start_error().empty()) {
+        // A link the flags' parser took but the app could not open (an unknown lesson):
+        // the same refusal, and the default view.
+        js_refuse(page.app->start_error().c_str());
+        app::Startup fallback;
+        fallback.options.state_out = startup.options.state_out;
+        page.app.reset();
+        page.app = std::make_unique<app::AppFrame>(page.window, fallback.settings, fallback.options);
+    }
+    if (!page.app->ready()) return 1;  // the page's own files are broken: the console says which
+    emscripten_set_main_loop(frame, 0, false);
+    return 0;
+}
