@@ -25,9 +25,11 @@ bool holds_data(const fs::path& dir) {
 
 #ifdef __EMSCRIPTEN__
 // Run by node (`node build-web/attnscope-cli.js`): the program is the script node runs,
-// not node itself.
+// not node itself. In a browser the page's files lie in its own file system as an
+// installed tree: the program /bin/attnscope, the data /share/attnscope.
 std::string running_program() {
-    const char* script = emscripten_run_script_string("require('path').resolve(process.argv[1])");
+    const char* script = emscripten_run_script_string(
+        "typeof process === 'object' && process.argv ? require('path').resolve(process.argv[1]) : '/bin/attnscope'");
     return script ? script : "";
 }
 #else
