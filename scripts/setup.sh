@@ -7,7 +7,7 @@ BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev catch
                 libopenblas-dev libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core fonts-droid-fallback dpkg-dev)
 TEST_PACKAGES=(desktop-file-utils appstream xvfb xdotool x11-xserver-utils x11proto-dev imagemagick python3 xauth python3-torch libopenblas0-pthread python3-numpy python3-regex xclip time
                clang libclang-rt-14-dev)
-WEB_PACKAGES=(emscripten nodejs)  # scripts/web.sh: the engine as WebAssembly, run by node
+WEB_PACKAGES=(emscripten nodejs chromium dpkg-dev)  # scripts/web.sh: the app and engine as WebAssembly
 
 # install_missing PKG...: apt-get only what dpkg does not already have.
 install_missing() {
@@ -40,4 +40,49 @@ build() {
 ASAN_ENV=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 build_asan() {
     build "$ROOT/build-asan" "$@" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_SANITIZE=ON -DATTNSCOPE_BENCH=OFF
+}
+
+# fetch_imgui_sources DIR: Dear ImGui 1.86's .cpp files and backends into DIR, from
+# Debian's source package (libimgui-dev ships only headers and a host library).
+# apt needs a deb-src entry for that: one is added beside the machine's own deb entries,
+# for the same mirrors and suites. Nothing of imgui's is committed.
+fetch_imgui_sources() {
+    local dir="$1"
+    [ -f "$dir/imgui_widgets.cpp" ] && [ -f "$dir/backends/imgui_impl_opengl3.cpp" ] && return 0
+    local sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    local scratch
+    scratch=$(mktemp -d)
+    if ! (cd "$scratch" && apt-get source --download-only -qq imgui >/dev/null 2>&1); then
+        local list=/etc/apt/sources.list.d/attnscope-deb-src.sources
+        echo "setup: adding $list (Debian's source packages, for Dear ImGui's sources)"
+        {   # deb822 files (Debian 12's default), then one-line entries of an older sources.list
+            for f in /etc/apt/sources.list.d/*.sources; do
+                [ "$f" = "$list" ] || { sed -n '/^Types:.*\bdeb\b/,/^$/p' "$f" | sed 's/^Types:.*/Types: deb-src/'; echo; }
+            done
+            for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+                [ -f "$f" ] || continue
+                sed -n 's/^deb \[\?\([^]]*\)\]\? *\(http[^ ]*\) \([^ ]*\) \(.*\)$/Types: deb-src\nURIs: \2\nSuites: \3\nComponents: \4\n/p' "$f"
+            done
+        } | "${sudo[@]}" tee "$list" >/dev/null
+        "${sudo[@]}" apt-get update -qq
+        (cd "$scratch" && apt-get source --download-only -qq imgui >/dev/null)
+    fi
+    mkdir -p "$dir"
+    tar -xf "$scratch"/imgui_*.orig.tar.* -C "$dir" --strip-components=1
+    rm -rf "$scratch"
+    [ -f "$dir/imgui_widgets.cpp" ] || { echo "setup: Dear ImGui's source package has no imgui_widgets.cpp" >&2; return 1; }
+}
+
+# install_browser_driver DIR: npm's puppeteer-core, at the version tests/web/package-lock.json
+# pins, for the browser test and benchmark. It drives Debian's chromium: no browser is
+# downloaded.
+install_browser_driver() {
+    local dir="$1"
+    if ! command -v npm >/dev/null; then install_missing npm; fi
+    mkdir -p "$dir"
+    if ! cmp -s "$ROOT/tests/web/package-lock.json" "$dir/package-lock.json" || [ ! -d "$dir/node_modules/puppeteer-core" ]; then
+        cp "$ROOT/tests/web/package.json" "$ROOT/tests/web/package-lock.json" "$dir/"
+        (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    fi
 }

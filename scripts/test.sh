@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the tests. Three depths:
 #   scripts/test.sh          every test once, on the release build: unit, golden, CLI and
-#                            every window test; then the golden tests of the web build
-#                            under node (the README's test command; CI runs it)
+#                            every window test; then the web build's: the golden tests
+#                            under node, the page in headless chromium (the README's
+#                            test command; CI runs it)
 #   scripts/test.sh --quick  the unit, golden and CLI tests that take seconds, on an
 #                            incremental release build: the loop before each commit
 #   scripts/test.sh --deep   every test again with the app and engine under AddressSanitizer
@@ -36,8 +37,8 @@ if [ "$mode" = all ]; then
     # (--deep walks four lessons at 1920x1080).
     stage "every test: unit, golden, CLI, and the window tests one at a time"
     (cd "$ROOT/build" && PRESENTER_SIZES=1280x720 ctest --output-on-failure -j"$(nproc)")
-    stage "the web build: the engine as WebAssembly, its golden tests under node"
-    "$ROOT/scripts/web.sh"
+    stage "the web build: the golden tests under node, the page in headless chromium"
+    "$ROOT/scripts/web.sh" --test
     stage "all passed"
     exit 0
 fi

@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# The web build: attnscope's engine and command-line tool as WebAssembly, run by node, with
-# the golden tests compiled the same way. Installs what is missing (emscripten, from
-# Debian), configures build-web/ once and builds incrementally.
-#   scripts/web.sh          build, then run the golden tests under node
-#   scripts/web.sh --build  build only
-# Then: node build-web/attnscope-cli.js ARGS (the same flags and JSON as attnscope-cli).
-# The browser app (the same engine behind the desktop app's views, in WebGL2) is next.
+# attnscope in the browser: the app as a static site (WebAssembly + WebGL2) and the engine
+# and command-line tool as WebAssembly run by node. Installs what is missing (emscripten
+# and chromium from Debian, Dear ImGui's sources from Debian's source package, npm's
+# puppeteer-core for the browser test), configures build-web/ once, builds incrementally.
+#   scripts/web.sh          build, then serve build-web/site/ on 127.0.0.1 and print its URL
+#   scripts/web.sh --build  build only (build-web/site/ is the whole site: host it anywhere)
+#   scripts/web.sh --test   build, then the web tests: the golden tests under node and the
+#                           page driven in headless chromium
+# Also: node build-web/attnscope-cli.js ARGS (the same flags and JSON as attnscope-cli).
 source "$(dirname "$0")/setup.sh"
-mode=${1:-test}
+mode=${1:-serve}
 case $mode in
-    test | --build) ;;
-    *) echo "usage: scripts/web.sh [--build]" >&2; exit 2 ;;
+    serve | --build | --test) ;;
+    *) echo "usage: scripts/web.sh [--build | --test]" >&2; exit 2 ;;
 esac
 install_missing "${BUILD_PACKAGES[@]}" "${WEB_PACKAGES[@]}"
 # emscripten's JavaScript tools need Debian's node modules (acorn, ...), which a node
 # that is not Debian's does not look in.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-emcmake cmake -S "$ROOT" -B "$ROOT/build-web" >/dev/null
-cmake --build "$ROOT/build-web" -j"$(nproc)"
-[ "$mode" = --build ] && exit 0
-cd "$ROOT/build-web" && ctest --output-on-failure -L web
+WEB="$ROOT/build-web"
+fetch_imgui_sources "$WEB/imgui"
+emcmake cmake -S "$ROOT" -B "$WEB" -DATTNSCOPE_APP=ON -DIMGUI_SOURCE_DIR="$WEB/imgui" >/dev/null
+cmake --build "$WEB" -j"$(nproc)"
+case $mode in
+    --build) exit 0 ;;
+    --test)
+        install_browser_driver "$WEB/node-tools"
+        cd "$WEB" && exec ctest --output-on-failure -L web ;;
+esac
+port=${PORT:-8000}
+echo "attnscope: open http://127.0.0.1:$port/ (Ctrl+C stops the server)"
+exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$WEB/site"

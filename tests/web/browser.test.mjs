@@ -1,0 +1,156 @@
+// The browser app as a user meets it (issue 33): Debian's chromium, headless, opens the
+// site served from 127.0.0.1 (nothing else may be fetched) and a test drives it with
+// the mouse and keyboard. It waits on the state the page publishes on window (as the
+// desktop app's state file), with bounds only a hang reaches, never on sleeps alone.
+//   node tests/web/browser.test.mjs SITE_DIR PUPPETEER_CORE_DIR WORK_DIR
+import fs from "node:fs";
+import path from "node:path";
+import {pathToFileURL} from "node:url";
+import {serveSite} from "./serve.mjs";
+
+const [siteDir, puppeteerDir, workDir] = process.argv.slice(2);
+const puppeteer = (await import(pathToFileURL(path.join(puppeteerDir, "lib/esm/puppeteer/puppeteer-core.js")))).default;
+const HANG_MS = 120000;  // what only a hang reaches
+let failures = 0;
+const check = (name, ok, detail = "") => {
+    console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok || !detail ? "" : ": " + detail}`);
+    if (!ok) failures++;
+    return ok;
+};
+
+const server = await serveSite(siteDir);
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await puppeteer.launch({
+    executablePath: "/usr/bin/chromium", headless: "new",
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+           "--ignore-gpu-blocklist", "--no-first-run", "--disable-background-networking"]});
+const page = await browser.newPage();
+await page.setViewport({width: 1280, height: 800});
+const outside = [], errors = [];
+await page.setRequestInterception(true);
+page.on("request", r => {
+    if (r.url().startsWith(base) || r.url().startsWith("data:") || r.url().startsWith("blob:")) return r.continue();
+    outside.push(r.url());
+    r.abort();
+});
+page.on("pageerror", e => errors.push(String(e)));
+page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
+const downloads = path.join(workDir, "downloads");
+fs.mkdirSync(downloads, {recursive: true});
+const cdp = await page.createCDPSession();
+await cdp.send("Browser.setDownloadBehavior", {behavior: "allow", downloadPath: downloads});
+
+const state = () => page.evaluate(() => window.attnscopeState || null);
+// Waits until `pred(state)` holds (a function run in the page on window.attnscopeState).
+async function waitState(name, pred) {
+    try {
+        await page.waitForFunction(`(() => { const s = window.attnscopeState; return !!s && (${pred})(s); })()`,
+                                   {timeout: HANG_MS, polling: 50});
+        return check(name, true);
+    } catch (e) {
+        const s = await state();
+        return check(name, false, `not seen within ${HANG_MS / 1000} s; state: ${JSON.stringify(s).slice(0, 600)}`);
+    }
+}
+async function framesPass(n = 2) {
+    const f = (await state()).frame;
+    await page.waitForFunction(`window.attnscopeState.frame >= ${f + n}`, {timeout: HANG_MS, polling: 20});
+}
+async function centre(widget) {
+    const r = (await state()).widgets[widget];
+    return [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2];
+}
+async function open(query) {
+    await page.goto(base + query);
+    await page.waitForFunction("window.attnscopeState && window.attnscopeState.frame >= 2", {timeout: HANG_MS});
+}
+const settled = "s => !s.computing && s.run_version >= 1 && s.error === null";
+
+// 1. The first frame, the default view.
+const started = Date.now();
+await open("");
+check("the first frame is drawn and its state published", true);
+console.log(`     (first state ${Date.now() - started} ms after the page was asked for)`);
+await waitState("the default sentence's six tokens", `s => (${settled})(s) && s.tokens.join(" ") === "Your journey starts with one step"`);
+check("no refusal for a plain link", (await page.evaluate(() => window.attnscopeRefusal || null)) === null);
+await page.screenshot({path: path.join(workDir, "default.png")});
+
+// 2. A typed sentence changes the tokens and the heatmaps, and the link follows.
+let [x, y] = await centre("text");
+await page.mouse.click(x, y);
+await waitState("the sentence field takes the keyboard", "s => s.active_widget === 'text'");
+await page.keyboard.down("Control"); await page.keyboard.press("KeyA"); await page.keyboard.up("Control");
+await framesPass();
+await page.keyboard.type("Attention is all you need", {delay: 20});
+await page.keyboard.press("Enter");
+await waitState("typed words become the tokens", `s => (${settled})(s) && s.tokens.join(" ") === "Attention is all you need"`);
+await waitState("the weights heatmap is 5 x 5", "s => s.heatmaps.weights && s.heatmaps.weights.rows === 5 && s.heatmaps.weights.cols === 5");
+check("the link holds the sentence", (await page.evaluate(() => location.search)).includes("text=Attention+is+all+you+need"));
+
+// 3. A slider dragged: the seed changes, so do the weights.
+const before = await state();
+[x, y] = await centre("seed");
+const r = before.widgets.seed;
+await page.mouse.move(x, y);
+await page.mouse.down();
+await framesPass();
+await page.mouse.move(r[0] + (r[2] - r[0]) * 0.8, y, {steps: 8});
+await framesPass();
+await page.mouse.up();
+await waitState("a drag on the seed slider changes the seed", `s => (${settled})(s) && s.seed !== ${before.seed} && s.run_version > ${before.run_version}`);
+check("the link holds the new seed", (await page.evaluate(() => location.search)).includes(`seed=${(await state()).seed}`));
+await page.screenshot({path: path.join(workDir, "typed-and-dragged.png")});
+
+// 4. A download: File, Save PyTorch as .py, OK. The program arrives as a file.
+[x, y] = await centre("menu_file");
+await page.mouse.click(x, y);
+await waitState("the File menu opens", "s => 'menu_save_py' in s.widgets");
+[x, y] = await centre("menu_save_py");
+await page.mouse.click(x, y);
+await waitState("the save dialog opens with its path field", "s => s.dialog !== null && s.dialog.typing");
+await page.keyboard.press("Enter");
+await waitState("the program is saved", "s => s.dialog === null && s.last_export && s.last_export.error === null");
+const saved = path.join(downloads, path.basename((await state()).last_export.path));
+const t0 = Date.now();
+while (!fs.existsSync(saved) && Date.now() - t0 < HANG_MS) await new Promise(res => setTimeout(res, 50));
+const program = fs.existsSync(saved) ? fs.readFileSync(saved, "utf8") : "";
+check("the browser downloads it", program.length > 0, saved);
+check("it is the PyTorch program of the sentence on screen",
+      program.includes("import torch") && program.includes("Attention is all you need"), program.slice(0, 200));
+
+// 5. A lesson step from a link.
+await open("?lesson=3.5.1&lesson-step=3");
+await waitState("the link opens lesson 3.5.1 at step 3", "s => s.lesson && s.lesson.id === '3.5.1' && s.lesson.step === 3 && s.lesson.active");
+check("the link stays the lesson's", (await page.evaluate(() => location.search)) === "?lesson=3.5.1&lesson-step=3");
+await page.keyboard.press("ArrowRight");
+await waitState("→ goes to step 4, and the link with it", "s => s.lesson.step === 4 && location.search === '?lesson=3.5.1&lesson-step=4'");
+
+// 6. Presenter mode: F5 (which must not reload the page), and back.
+const frameBefore = (await state()).frame;
+await page.keyboard.press("F5");
+await waitState("F5 turns presenter mode on, type larger", `s => s.presenter && s.ui_scale > 1 && s.frame > ${frameBefore}`);
+await page.screenshot({path: path.join(workDir, "presenter.png")});
+check("the link says presenter", (await page.evaluate(() => location.search)).includes("presenter"));
+await page.keyboard.press("F5");
+await waitState("F5 again turns it off", "s => !s.presenter && s.ui_scale === 1");
+
+// 7. Bad and hostile links: one line on the page, the default view.
+for (const [query, line] of [["?heads=0", "--heads must be between 1 and 64, got 0"],
+                             ["?screenshot=/etc/passwd", "'screenshot' is a flag of the desktop app; a link cannot give it"],
+                             ["?lesson=9.9", "9.9"],
+                             ["?text=%ZZ", "broken escape"]]) {
+    await open(query);
+    await waitState(`${query} opens the default view`, `s => (${settled})(s) && s.tokens.length === 6`);
+    const refusal = await page.evaluate(() => ({text: window.attnscopeRefusal || "", shown: !document.getElementById("refusal").hidden,
+                                                box: document.getElementById("refusal").textContent}));
+    check(`${query} is refused in one line on the page`, refusal.shown && refusal.text.includes(line) && !refusal.text.includes("\n"),
+          JSON.stringify(refusal));
+}
+await page.screenshot({path: path.join(workDir, "refused.png")});
+
+check("nothing was fetched from beyond 127.0.0.1", outside.length === 0, outside.join(" "));
+check("no error in the page", errors.length === 0, errors.join(" | "));
+await browser.close();
+server.close();
+console.log(failures ? `${failures} check(s) failed` : "all checks passed");
+process.exit(failures ? 1 : 0);
