@@ -12,6 +12,7 @@
 #include "base/data_dir.h"
 #include "imgui.h"
 #include "keyboard.h"
+#include "platform/platform.h"
 #include "state/link.h"
 #include "ui.h"
 
@@ -57,7 +58,7 @@ bool AppFrame::frame() {
     if (options_.screenshot || options_.lesson_tour) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
     bool quit = ImGui::GetIO().KeyCtrl && ImGui::IsKeyDown(GLFW_KEY_Q);
-    bool asked = live_.update();
+    bool asked = update_run();
     report_ = FrameReport{};
     harness_.report_pointer(window_, report_);
     classroom_.before_draw(live_, ui_scale_, *painter_, report_.widgets, quit);
@@ -68,7 +69,7 @@ bool AppFrame::frame() {
     close_popups_on_escape();
     report_.popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     harness_.change_a_control(live_);
-    asked |= live_.update();  // a control changed this frame starts its recompute now
+    asked |= update_run();  // a control changed this frame starts its recompute now
     ImGui::Render();
     cache_.end_frame();
     // This frame shows the run from before the change. Drawing it would take the cores
@@ -99,6 +100,15 @@ bool AppFrame::frame() {
     shown_version_ = live_.run_version();
     release_held_keys(window_);  // this frame saw them down
     return live_.computing();
+}
+
+bool AppFrame::update_run() {
+    // A model whose files are still downloading (the browser page's shipped model) is not
+    // asked for until they are here.
+    std::string download_error;
+    std::string downloading = platform::fetch_model(live_.controls.model, download_error);
+    live_.files_pending(std::move(downloading), std::move(download_error));
+    return live_.update();
 }
 
 std::string AppFrame::link() const {

@@ -39,6 +39,8 @@ public:
     std::string link() const;
 
 private:
+    bool update_run();  // LiveRun::update once the run's files are here; true when it asked
+
     GLFWwindow* window_;
     AppOptions options_;
     int exit_code_ = 0;

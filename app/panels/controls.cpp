@@ -8,6 +8,7 @@
 #include "panels/control_widgets.h"
 #include "panels/setting_widgets.h"
 #include "panels/tokenizer_controls.h"
+#include "platform/platform.h"
 #include "model/model_source.h"
 #include "views/wrapping.h"
 
@@ -47,7 +48,8 @@ std::vector<ModelEntry> model_entries(const ControlValues& c) {
     std::vector<ModelEntry> entries = {{std::nullopt, "Chapter 3 module (attention variants)"},
                                        {"gpt-ch4", "GPTModel, chapter 4 (seeded, untrained)"},
                                        {attn::kShippedModel, std::string("Trained: ") + attn::kShippedModel +
-                                                                 " (shipped with attnscope)"}};
+                                                                 " (shipped with attnscope" +
+                                                                 platform::download_note(attn::kShippedModel) + ")"}};
     for (const attn::FoundCheckpoint& f : found) entries.push_back({f.name, "Trained: " + f.name + " (Hugging Face cache)"});
     if (c.model && !attn::is_model_name(*c.model)) entries.push_back({c.model, "File: " + *c.model});
     return entries;

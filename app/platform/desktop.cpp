@@ -14,6 +14,10 @@ void publish_state(const std::string& path, const std::string& json) {
 
 std::string deliver(const std::string&) { return ""; }  // written where the user asked
 
+std::string fetch_model(const std::optional<std::string>&, std::string&) { return ""; }
+
+std::string download_note(const std::string&) { return ""; }
+
 void copy_text(const std::string& text) { ImGui::SetClipboardText(text.c_str()); }  // GLFW's, X11's
 
 void full_screen(GLFWwindow* window, bool on) {

@@ -3,6 +3,7 @@
 // panels and state call these; app/platform/desktop.cpp and app/platform/web.cpp are
 // the two ways to do each (CMake builds one). The worker's thread is the other seam
 // (state/worker_thread.cpp, state/worker_frames.cpp).
+#include <optional>
 #include <string>
 
 struct GLFWwindow;
@@ -17,6 +18,15 @@ void publish_state(const std::string& path, const std::string& json);
 // session). On the desktop it is where they asked; in the browser it is offered as a
 // download (a folder as a .zip of its files). Returns why not, or "".
 std::string deliver(const std::string& path);
+
+// The files a model needs that are not here yet: the browser page downloads the shipped
+// model only when it is chosen. Call each frame with the model the controls ask for;
+// it starts the download once. Returns the progress line ("" when nothing is pending);
+// `error` gets why a download failed. The desktop has every file.
+std::string fetch_model(const std::optional<std::string>& model, std::string& error);
+// What choosing `model` will download, for the model list ("" when nothing):
+// " · a 22.9 MB download".
+std::string download_note(const std::string& model);
 
 // Text for the clipboard ("Copy as PyTorch").
 void copy_text(const std::string& text);

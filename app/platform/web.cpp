@@ -10,7 +10,10 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <cstdio>
+
 #include "base/file_io.h"
+#include "model/model_source.h"
 #include "output/zip_archive.h"
 
 namespace {
@@ -58,6 +61,53 @@ EM_JS(void, js_full_screen, (int on), {
 });
 
 EM_JS(int, js_screen_height, (), { return (window.screen && window.screen.height) || 1080; });
+
+// Downloads the files `names` (comma-separated) from `base` (relative to the page) into
+// the folder `dir` of the page's file system, the last one written last: when it is
+// there, all are. Progress and the outcome stay in Module.attnscopeFetches[dir].
+EM_JS(void, js_fetch_files, (const char* base, const char* dir, const char* names), {
+    // (Promise chains: Debian's emscripten 3.1.6 parses its JavaScript without async/await.)
+    var from = UTF8ToString(base), into = UTF8ToString(dir), list = UTF8ToString(names).split(",");
+    var st = (Module.attnscopeFetches = Module.attnscopeFetches || {})[into] = {got: 0, state: 0, error: ""};
+    var files = [];
+    function fetchOne(name) {
+        return fetch(from + name).then(function(r) {
+            if (!r.ok) throw new Error(from + name + ": HTTP " + r.status);
+            var reader = r.body.getReader(), parts = [], size = 0;
+            function pump() {
+                return reader.read().then(function(chunk) {
+                    if (chunk.done) {
+                        var bytes = new Uint8Array(size), at = 0;
+                        parts.forEach(function(part) { bytes.set(part, at); at += part.length; });
+                        files.push([name, bytes]);
+                        return;
+                    }
+                    parts.push(chunk.value);
+                    size += chunk.value.length;
+                    st.got += chunk.value.length;
+                    return pump();
+                });
+            }
+            return pump();
+        });
+    }
+    list.reduce(function(chain, name) { return chain.then(function() { return fetchOne(name); }); }, Promise.resolve())
+        .then(function() {
+            FS.mkdirTree(into);
+            files.forEach(function(f) { FS.writeFile(into + "/" + f[0], f[1]); });
+            st.state = 1;
+        })
+        .catch(function(e) { st.state = -1; st.error = String((e && e.message) || e); });
+});
+
+// 0: on its way, 1: done, -1: failed (the reason in `error`); `got` the bytes so far.
+EM_JS(int, js_fetch_status, (const char* dir, double* got, char* error, int error_size), {
+    const st = (Module.attnscopeFetches || {})[UTF8ToString(dir)];
+    if (!st) return -1;
+    HEAPF64[got >> 3] = st.got;
+    stringToUTF8(st.error, error, error_size);
+    return st.state;
+});
 // clang-format on
 
 }  // namespace
@@ -83,6 +133,45 @@ std::string deliver(const std::string& path) {
     } catch (const std::exception& e) {
         return std::string("cannot download ") + path + ": " + e.what();
     }
+}
+
+namespace {
+// The shipped model's files as the site holds them (app/web/Web.cmake copies them to
+// models/<name>/ and says their size), config.json first: the weights last.
+constexpr const char* kShippedFiles = "config.json,model.safetensors";
+constexpr double kShippedBytes = ATTNSCOPE_SHIPPED_MODEL_BYTES;
+
+std::string megabytes(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
+    return text;
+}
+}  // namespace
+
+std::string fetch_model(const std::optional<std::string>& model, std::string& error) {
+    if (!model || *model != attn::kShippedModel || attn::shipped_model_present()) return "";
+    const std::string dir = attn::shipped_model_dir();
+    static bool asked = false;  // once a page: a failed download is said, not retried each frame
+    if (!asked) {
+        js_fetch_files((std::string("models/") + attn::kShippedModel + "/").c_str(), dir.c_str(), kShippedFiles);
+        asked = true;
+    }
+    double got = 0.0;
+    char why[512] = "";
+    const int status = js_fetch_status(dir.c_str(), &got, why, sizeof why);
+    if (status == 1) return "";
+    if (status == -1) {
+        error = std::string("cannot download the shipped model ") + attn::kShippedModel + ": " + why +
+                " (reload the page to try again)";
+        return "";
+    }
+    return std::string("downloading ") + attn::kShippedModel + ": " + megabytes(got) + " of " +
+           megabytes(kShippedBytes) + "…";
+}
+
+std::string download_note(const std::string& model) {
+    if (model != attn::kShippedModel || attn::shipped_model_present()) return "";
+    return " · a " + megabytes(kShippedBytes) + " download";
 }
 
 void copy_text(const std::string& text) { js_copy(text.c_str()); }

@@ -40,6 +40,7 @@ bool LiveRun::update() {
             error_ = done->error;
         }
     }
+    if (!pending_progress_.empty() || !pending_error_.empty()) return false;  // the files first
     if (requested_any_ && controls == requested_controls_) return ask_for_shown_head();
     requested_controls_ = controls;
     requested_any_ = true;

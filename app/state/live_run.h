@@ -32,6 +32,14 @@ public:
     // Call once a frame: takes a finished run, and asks for a new one when the
     // controls changed since the last request (never otherwise). True when it asked.
     bool update();
+    // The files the controls' run needs, while they are on their way (the browser page's
+    // download of the shipped model): nothing is asked of the worker meanwhile, and
+    // `progress` is the line shown ("downloading sotu-small: 5.1 of 22.9 MB…"); `failed`,
+    // the download's error, is shown as the run's would be. Both empty: the files are here.
+    void files_pending(std::string progress, std::string failed = "") {
+        pending_progress_ = std::move(progress);
+        pending_error_ = std::move(failed);
+    }
     // Waits at most `limit` for the run asked for; true when it is ready to take.
     bool wait_for_run(std::chrono::microseconds limit) { return worker_.wait_idle(limit); }
 
@@ -44,9 +52,10 @@ public:
 
     const attn::Run* run() const { return run_.get(); }
     uint64_t run_version() const { return run_version_; }  // changes with every new run
-    const std::string& error() const { return error_; }
-    bool computing() const { return worker_.busy(); }
-    std::string activity() const { return worker_.activity(); }  // "loading gpt2…", "computing…"
+    const std::string& error() const { return pending_error_.empty() ? error_ : pending_error_; }
+    bool computing() const { return worker_.busy() || !pending_progress_.empty(); }
+    // "loading gpt2…", "computing…", a download's progress
+    std::string activity() const { return pending_progress_.empty() ? worker_.activity() : pending_progress_; }
     // A GPT model's run, when the run on screen is one (its layer is run()).
     const attn::ModelRun* model_run() const { return run_ ? run_->model.get() : nullptr; }
     double last_compute_ms() const { return last_compute_ms_; }
@@ -67,6 +76,7 @@ private:
     attn::Settings run_settings_;
     uint64_t run_version_ = 0;
     std::string error_;
+    std::string pending_progress_, pending_error_;
     double last_compute_ms_ = 0.0;
     bool last_dropout_only_ = false;
     uint64_t last_request_id_ = 0;

@@ -63,6 +63,8 @@ std::string snapshot_file(const std::string& repo) {
 
 std::string shipped_model_dir() { return data_path(std::string("models/") + kShippedModel); }
 
+bool shipped_model_present() { return is_file(shipped_model_dir() + "/model.safetensors"); }
+
 std::vector<FoundCheckpoint> find_huggingface_gpt2() {
     std::vector<FoundCheckpoint> found;
     const std::string hub = hub_cache();

@@ -26,6 +26,9 @@ extern const char* const kShippedModel;  // "sotu-small"
 
 // The folder of the shipped model (data_path("models/sotu-small")).
 std::string shipped_model_dir();
+// Whether its weights are on this machine: always for the desktop app; the browser's page
+// downloads them only when the model is chosen (app/platform/web.cpp).
+bool shipped_model_present();
 
 // A GPT-2 checkpoint found in the Hugging Face hub cache: $HF_HUB_CACHE, else
 // $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub;

@@ -26,9 +26,10 @@ const browser = await puppeteer.launch({
            "--ignore-gpu-blocklist", "--no-first-run", "--disable-background-networking"]});
 const page = await browser.newPage();
 await page.setViewport({width: 1280, height: 800});
-const outside = [], errors = [];
+const outside = [], errors = [], fetched = [];
 await page.setRequestInterception(true);
 page.on("request", r => {
+    fetched.push(r.url());
     if (r.url().startsWith(base) || r.url().startsWith("data:") || r.url().startsWith("blob:")) return r.continue();
     outside.push(r.url());
     r.abort();
@@ -134,7 +135,29 @@ check("the link says presenter", (await page.evaluate(() => location.search)).in
 await page.keyboard.press("F5");
 await waitState("F5 again turns it off", "s => !s.presenter && s.ui_scale === 1");
 
-// 7. Bad and hostile links: one line on the page, the default view.
+// 7. The shipped model: downloaded when chosen, not before; then a lesson runs on it.
+const weights = "models/sotu-small/model.safetensors";
+check("the page did not fetch the shipped model before it was chosen", !fetched.some(u => u.includes(weights)));
+await open("");
+[x, y] = await centre("model");
+await page.mouse.click(x, y);
+await waitState("the model list opens", "s => 'model_entry_2' in s.widgets");
+[x, y] = await centre("model_entry_2");
+await page.mouse.click(x, y);
+await waitState("choosing sotu-small downloads it and shows its heads",
+                "s => !s.computing && s.error === null && s.model_run && s.model_run.name === 'sotu-small'");
+check("its weights came from the site", fetched.some(u => u.includes(weights)));
+const got = await page.evaluate(() => Object.values(window.Module.attnscopeFetches || {}).map(f => f.got));
+check("the download's progress counted every byte", got.length === 1 && got[0] === fs.statSync(path.join(siteDir, weights)).size +
+      fs.statSync(path.join(siteDir, "models/sotu-small/config.json")).size, JSON.stringify(got));
+await page.screenshot({path: path.join(workDir, "shipped-model.png")});
+await open("?lesson=5.5&lesson-step=2");
+await waitState("lesson 5.5 opens on the downloaded model", "s => s.lesson && s.lesson.id === '5.5' && s.lesson.step === 2 && " +
+                "s.lesson.error === null && s.lesson.text.length > 0 && !s.computing && s.model_run && s.model_run.name === 'sotu-small'");
+check("no lesson failed its check", (await state()).lesson_errors.length === 0, JSON.stringify((await state()).lesson_errors));
+await page.screenshot({path: path.join(workDir, "lesson-5.5.png")});
+
+// 8. Bad and hostile links: one line on the page, the default view.
 for (const [query, line] of [["?heads=0", "--heads must be between 1 and 64, got 0"],
                              ["?screenshot=/etc/passwd", "'screenshot' is a flag of the desktop app; a link cannot give it"],
                              ["?lesson=9.9", "9.9"],
