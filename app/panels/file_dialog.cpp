@@ -90,7 +90,8 @@ nlohmann::json FileDialog::state() const {
     return {{"title", title(*action_)},
             {"path", path_},
             {"error", error_.empty() ? nlohmann::json(nullptr) : nlohmann::json(error_)},
-            {"typing", typing_}};
+            {"typing", typing_},
+            {"choose", choose_rect_ ? nlohmann::json(*choose_rect_) : nlohmann::json(nullptr)}};
 }
 
 void FileDialog::draw(AppContext& app) {
@@ -109,6 +110,7 @@ void FileDialog::draw(AppContext& app) {
         return;
     }
     ImGui::TextUnformatted(title(*action_));
+    choose_rect_.reset();
     // Focus on the path when the dialog opens, and again after a failure, so that typing
     // fixes the path rather than reaching the window behind (Enter deactivates the field).
     if (ImGui::IsWindowAppearing() || refocus_) ImGui::SetKeyboardFocusHere();
@@ -119,11 +121,22 @@ void FileDialog::draw(AppContext& app) {
     if (!error_.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", error_.c_str());
     bool close = false;
     const bool opens = *action_ == FileAction::OpenSession || *action_ == FileAction::OpenModel;
-    if (ImGui::Button(opens ? "Open" : "Save") || enter) {
+    // In the browser a file to open comes from its file picker, and opens as it arrives.
+    std::string refused;
+    const std::optional<std::string> picked = opens ? platform::picked_file("dialog", refused) : std::nullopt;
+    if (picked) path_ = *picked;
+    if (!refused.empty()) error_ = refused;
+    if (ImGui::Button(opens ? "Open" : "Save") || enter || picked) {
         const FileOutcome out = run_file_action(*action_, path_, app, matrix_);
         error_ = out.error;
         close = out.error.empty();
         refocus_ = !close;
+    }
+    if (opens && platform::has_file_picker()) {
+        ImGui::SameLine();
+        if (ImGui::Button("Choose a file…")) platform::pick_file("dialog");
+        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+        choose_rect_ = {lo.x, lo.y, hi.x, hi.y};
     }
     ImGui::SameLine();
     if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) close = true;

@@ -2,6 +2,7 @@
 // The File menu's actions and the small modal that asks where: a path field with a
 // default in the current directory, OK / Cancel, and the error in place when the
 // action fails (the dialog stays open so the path can be fixed).
+#include <array>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,7 @@ public:
 
 private:
     std::optional<FileAction> action_;
+    std::optional<std::array<float, 4>> choose_rect_;  // the browser's "Choose a file…" button, for tests
     std::optional<MatrixExportRequest> matrix_;
     std::string path_;
     std::string error_;

@@ -1,5 +1,7 @@
 #include "panels/tokenizer_controls.h"
 
+#include "platform/platform.h"
+
 #include "panels/control_widgets.h"
 #include "text/simple_tokenizer.h"
 #include "views/wrapping.h"
@@ -55,15 +57,25 @@ void draw_tokenizer_controls(ControlValues& c, CorpusField& corpus, WidgetRects&
     if (c.tokenizer != "simple") return;
 
     caption("Corpus file (empty: the typed text)");
-    const float button_w = ImGui::CalcTextSize("Load").x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    // In the browser the corpus comes from its file picker and loads as it arrives.
+    std::string refused;
+    if (const std::optional<std::string> picked = platform::picked_file("corpus", refused)) {
+        corpus.path = *picked;
+        load_corpus(c, corpus);
+    }
+    if (!refused.empty()) corpus.error = refused;
+    const bool picker = platform::has_file_picker();
+    const char* button = picker ? "Choose…" : "Load";
+    const float button_w = ImGui::CalcTextSize(button).x + ImGui::GetStyle().FramePadding.x * 2.0f;
     ImGui::SetNextItemWidth(-(button_w + ImGui::GetStyle().ItemSpacing.x));
     const bool enter = input_text("##corpus", corpus.path, "path/to/the-verdict.txt",
                                   ImGuiInputTextFlags_EnterReturnsTrue);
     rects.record("corpus");
     ImGui::SameLine();
-    const bool clicked = ImGui::Button("Load");
+    const bool clicked = ImGui::Button(button);
     rects.record("corpus_load");
-    if (enter || clicked) load_corpus(c, corpus);
+    if (clicked && picker) platform::pick_file("corpus");
+    else if (enter || clicked) load_corpus(c, corpus);
     if (!corpus.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui_color(ui_colors().error));
         text_wrapped("%s", corpus.error.c_str());

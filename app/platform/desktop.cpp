@@ -18,6 +18,10 @@ std::string fetch_model(const std::optional<std::string>&, std::string&) { retur
 
 std::string download_note(const std::string&) { return ""; }
 
+bool has_file_picker() { return false; }
+void pick_file(const std::string&) {}
+std::optional<std::string> picked_file(const std::string&, std::string&) { return std::nullopt; }
+
 void copy_text(const std::string& text) { ImGui::SetClipboardText(text.c_str()); }  // GLFW's, X11's
 
 void full_screen(GLFWwindow* window, bool on) {

@@ -28,6 +28,15 @@ std::string fetch_model(const std::optional<std::string>& model, std::string& er
 // " · a 22.9 MB download".
 std::string download_note(const std::string& model);
 
+// The browser's file picker, for what opens a file (a session, a corpus, a checkpoint):
+// the desktop's dialogs take a typed path and it has none (has_file_picker() is false).
+// pick_file(purpose) opens it; the file chosen is copied into the page's file system and
+// picked_file(purpose) returns its path once, when it is there; `error` gets the
+// one-line refusal of a file too large for the page's memory.
+bool has_file_picker();
+void pick_file(const std::string& purpose);
+std::optional<std::string> picked_file(const std::string& purpose, std::string& error);
+
 // Text for the clipboard ("Copy as PyTorch").
 void copy_text(const std::string& text);
 

@@ -100,6 +100,52 @@ EM_JS(void, js_fetch_files, (const char* base, const char* dir, const char* name
         .catch(function(e) { st.state = -1; st.error = String((e && e.message) || e); });
 });
 
+// The browser's file chooser; the chosen file is copied into /uploads/ of the page's
+// file system. Module.attnscopePicked[purpose]: {state: 0 reading, 1 there, -1 refused}.
+// The browser's file chooser; the chosen files are copied into /uploads/ of the page's
+// file system (several at once: a checkpoint with its config.json beside it). The path
+// given back is the .safetensors one's, else the first's.
+// Module.attnscopePicked[purpose]: {state: 0 reading, 1 there, -1 refused}.
+EM_JS(void, js_pick_file, (const char* purpose, double max_bytes), {
+    var why = UTF8ToString(purpose);
+    var input = document.createElement("input");
+    input.type = "file";
+    input.multiple = true;
+    input.onchange = function() {
+        var files = Array.prototype.slice.call(input.files);
+        if (!files.length) return;
+        var st = (Module.attnscopePicked = Module.attnscopePicked || {})[why] = {state: 0, path: "", error: ""};
+        var total = files.reduce(function(sum, f) { return sum + f.size; }, 0);
+        if (total > max_bytes) {
+            st.state = -1;
+            st.error = files.map(function(f) { return f.name; }).join(", ") + " is " + (total / 1e9).toFixed(2) +
+                       " GB: the page opens files up to " + (max_bytes / 1e9).toFixed(2) +
+                       " GB (a model needs its file and its weights in the page's 4 GB at once)";
+            return;
+        }
+        var main = files.filter(function(f) { return /[.]safetensors$/.test(f.name); })[0] || files[0];
+        Promise.all(files.map(function(f) {
+            return f.arrayBuffer().then(function(buffer) {
+                FS.mkdirTree("/uploads");
+                FS.writeFile("/uploads/" + f.name.split("/").join("_"), new Uint8Array(buffer));
+            });
+        })).then(function() {
+            st.path = "/uploads/" + main.name.split("/").join("_");
+            st.state = 1;
+        }).catch(function(e) { st.state = -1; st.error = "cannot read " + main.name + ": " + String((e && e.message) || e); });
+    };
+    input.click();
+});
+
+// 1 (the path in `out`) or -1 (the refusal in `out`) once, then forgotten; 0 otherwise.
+EM_JS(int, js_picked_file, (const char* purpose, char* out, int out_size), {
+    var all = Module.attnscopePicked || {}, why = UTF8ToString(purpose), st = all[why];
+    if (!st || st.state === 0) return 0;
+    delete all[why];
+    stringToUTF8(st.state === 1 ? st.path : st.error, out, out_size);
+    return st.state;
+});
+
 // 0: on its way, 1: done, -1: failed (the reason in `error`); `got` the bytes so far.
 EM_JS(int, js_fetch_status, (const char* dir, double* got, char* error, int error_size), {
     const st = (Module.attnscopeFetches || {})[UTF8ToString(dir)];
@@ -172,6 +218,22 @@ std::string fetch_model(const std::optional<std::string>& model, std::string& er
 std::string download_note(const std::string& model) {
     if (model != attn::kShippedModel || attn::shipped_model_present()) return "";
     return " · a " + megabytes(kShippedBytes) + " download";
+}
+
+// GPT-2 small's checkpoint (548 MB) opens; GPT-2 medium's (1.52 GB) would need more than
+// the page's 4 GB with its weights read out of it.
+constexpr double kMaxPickedBytes = 1e9;
+
+bool has_file_picker() { return true; }
+
+void pick_file(const std::string& purpose) { js_pick_file(purpose.c_str(), kMaxPickedBytes); }
+
+std::optional<std::string> picked_file(const std::string& purpose, std::string& error) {
+    char text[1024] = "";
+    const int status = js_picked_file(purpose.c_str(), text, sizeof text);
+    if (status == 1) return std::string(text);
+    if (status == -1) error = text;
+    return std::nullopt;
 }
 
 void copy_text(const std::string& text) { js_copy(text.c_str()); }

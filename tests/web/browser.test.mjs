@@ -49,8 +49,12 @@ async function waitState(name, pred) {
                                    {timeout: HANG_MS, polling: 50});
         return check(name, true);
     } catch (e) {
-        const s = await state();
-        return check(name, false, `not seen within ${HANG_MS / 1000} s; state: ${JSON.stringify(s).slice(0, 600)}`);
+        const s = await state() || {};
+        const brief = {};  // what a failure usually turns on
+        for (const k of ["frame", "computing", "activity", "error", "tokens", "model", "model_run", "dialog", "lesson",
+                         "last_export", "presenter", "ui_scale"])
+            brief[k] = k === "model_run" && s[k] ? {name: s[k].name, layer: s[k].layer, head: s[k].head} : s[k];
+        return check(name, false, `not seen within ${HANG_MS / 1000} s; state: ${JSON.stringify(brief).slice(0, 1500)}`);
     }
 }
 async function framesPass(n = 2) {
@@ -157,7 +161,31 @@ await waitState("lesson 5.5 opens on the downloaded model", "s => s.lesson && s.
 check("no lesson failed its check", (await state()).lesson_errors.length === 0, JSON.stringify((await state()).lesson_errors));
 await page.screenshot({path: path.join(workDir, "lesson-5.5.png")});
 
-// 8. Bad and hostile links: one line on the page, the default view.
+// 8. A checkpoint opened through the browser's file picker (Ctrl+M, Choose a file…), with
+// its config.json chosen beside it; a file past the page's memory refused in one line,
+// the dialog still open.
+const checkpoint = path.join(path.dirname(siteDir), "..", "tests", "golden", "checkpoints", "f32-config");
+async function chooseInDialog(...files) {
+    const r = (await state()).dialog.choose;
+    const [chooser] = await Promise.all([page.waitForFileChooser({timeout: HANG_MS}),
+                                         page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)]);
+    await chooser.accept(files);
+}
+await open("?text=a!b!c");  // five tokens inside the tiny checkpoint's 97
+await page.keyboard.down("Control"); await page.keyboard.press("KeyM"); await page.keyboard.up("Control");
+await waitState("Ctrl+M opens the model dialog with a file picker", "s => s.dialog !== null && s.dialog.choose !== null");
+const huge = path.join(workDir, "huge.safetensors");
+fs.closeSync(fs.openSync(huge, "w"));
+fs.truncateSync(huge, 1.2e9);  // sparse: no disk used
+await chooseInDialog(huge);
+await waitState("a 1.2 GB file is refused in one line, the dialog open",
+                "s => s.dialog !== null && (s.dialog.error || '').includes('huge.safetensors is 1.20 GB: the page opens files up to 1.00 GB')");
+fs.rmSync(huge);
+await chooseInDialog(path.join(checkpoint, "model.safetensors"), path.join(checkpoint, "config.json"));
+await waitState("the chosen checkpoint opens and runs", "s => s.dialog === null && !s.computing && s.error === null && " +
+                "s.model_run && s.model_run.name === '/uploads/model.safetensors' && s.tokens.join('') === 'a!b!c'");
+
+// 9. Bad and hostile links: one line on the page, the default view.
 for (const [query, line] of [["?heads=0", "--heads must be between 1 and 64, got 0"],
                              ["?screenshot=/etc/passwd", "'screenshot' is a flag of the desktop app; a link cannot give it"],
                              ["?lesson=9.9", "9.9"],
