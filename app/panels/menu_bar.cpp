@@ -40,6 +40,7 @@ void file_menu(AppContext& app, FileDialog& dialog, WidgetRects& widgets, bool& 
     if (ImGui::MenuItem("Export trace (JSON)…", nullptr, false, have_run)) dialog.open(FileAction::TraceJson);
     if (ImGui::MenuItem("Export all stages (.npy/.csv)…", nullptr, false, have_run))
         dialog.open(FileAction::AllStages);
+    widgets.record("menu_export_all");
     ImGui::Separator();
     // A module's program, or a GPT model's (the book's GPTModel on the tokens in view).
     if (ImGui::MenuItem("Copy as PyTorch", nullptr, false, can_emit)) {
@@ -50,6 +51,7 @@ void file_menu(AppContext& app, FileDialog& dialog, WidgetRects& widgets, bool& 
             app.classroom.last_export = FileOutcome{"clipboard", e.what()};
         }
     }
+    widgets.record("menu_copy_pytorch");
     explain();
     if (ImGui::MenuItem("Save PyTorch as .py…", nullptr, false, can_emit)) dialog.open(FileAction::PythonFile);
     widgets.record("menu_save_py");  // window tests pick it

@@ -123,6 +123,34 @@ check("the browser downloads it", program.length > 0, saved);
 check("it is the PyTorch program of the sentence on screen",
       program.includes("import torch") && program.includes("Attention is all you need"), program.slice(0, 200));
 
+// Every stage as one .zip download (a folder on the desktop); Copy as PyTorch to the clipboard.
+async function fileMenu(item) {
+    const [mx, my] = await centre("menu_file");
+    await page.mouse.click(mx, my);
+    await waitState(`File lists ${item}`, `s => '${item}' in s.widgets`);
+    const [ix, iy] = await centre(item);
+    await page.mouse.click(ix, iy);
+}
+await fileMenu("menu_export_all");
+await waitState("the export dialog opens", "s => s.dialog !== null && s.dialog.typing");
+await page.keyboard.press("Enter");
+await waitState("every stage is exported", "s => s.dialog === null && s.last_export && s.last_export.error === null && " +
+                "s.last_export.path.endsWith('attnscope-export')");
+const zip = path.join(downloads, "attnscope-export.zip");
+const t1 = Date.now();
+while (!fs.existsSync(zip) && Date.now() - t1 < HANG_MS) await new Promise(res => setTimeout(res, 50));
+const {execFileSync} = await import("node:child_process");
+let listing = "";
+try { listing = execFileSync("python3", ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); " +
+    "assert z.testzip() is None; print('\\n'.join(z.namelist()))", zip], {encoding: "utf8"}); } catch (e) { listing = String(e); }
+check("the browser downloads attnscope-export.zip, whole (Python's zipfile checks every CRC)",
+      listing.includes("weights.npy") && listing.includes(".csv"), listing.slice(0, 300));
+await fileMenu("menu_copy_pytorch");
+await waitState("Copy as PyTorch says it copied", "s => s.last_export && s.last_export.path === 'clipboard' && s.last_export.error === null");
+const copied = await page.evaluate(() => window.attnscopeClipboard || "");
+check("the clipboard holds the program of the sentence on screen", copied.includes("import torch") &&
+      copied.includes("Attention is all you need"), copied.slice(0, 200));
+
 // 5. A lesson step from a link.
 await open("?lesson=3.5.1&lesson-step=3");
 await waitState("the link opens lesson 3.5.1 at step 3", "s => s.lesson && s.lesson.id === '3.5.1' && s.lesson.step === 3 && s.lesson.active");
