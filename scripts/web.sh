@@ -7,12 +7,14 @@
 #   scripts/web.sh --build  build only (build-web/site/ is the whole site: host it anywhere)
 #   scripts/web.sh --test   build, then the web tests: the golden tests under node and the
 #                           page driven in headless chromium
+#   scripts/web.sh --bench  build (and the native release build), then bench/web_bench.mjs:
+#                           the site's size, first frame, frame times, wasm against native
 # Also: node build-web/attnscope-cli.js ARGS (the same flags and JSON as attnscope-cli).
 source "$(dirname "$0")/setup.sh"
 mode=${1:-serve}
 case $mode in
-    serve | --build | --test) ;;
-    *) echo "usage: scripts/web.sh [--build | --test]" >&2; exit 2 ;;
+    serve | --build | --test | --bench) ;;
+    *) echo "usage: scripts/web.sh [--build | --test | --bench]" >&2; exit 2 ;;
 esac
 install_missing "${BUILD_PACKAGES[@]}" "${WEB_PACKAGES[@]}"
 # emscripten's JavaScript tools need Debian's node modules (acorn, ...), which a node
@@ -27,6 +29,11 @@ case $mode in
     --test)
         install_browser_driver "$WEB/node-tools"
         cd "$WEB" && exec ctest --output-on-failure -L web ;;
+    --bench)
+        install_browser_driver "$WEB/node-tools"
+        build "$ROOT/build" --target attnscope-cli
+        exec node "$ROOT/bench/web_bench.mjs" "$WEB/site" "$WEB/node-tools/node_modules/puppeteer-core" \
+            "$ROOT/build/attnscope-cli" "$WEB/attnscope-cli.js" ;;
 esac
 port=${PORT:-8000}
 echo "attnscope: open http://127.0.0.1:$port/ (Ctrl+C stops the server)"

@@ -34,6 +34,12 @@ EM_JS(void, js_refuse, (const char* line), {
     const box = document.getElementById("refusal");
     if (box) { box.textContent = "attnscope: " + text + " (the default view is shown; click to close)"; box.hidden = false; }
 });
+// How long each frame took (ms), the last 600, for bench/web_bench.mjs.
+EM_JS(void, js_frame_took, (double ms), {
+    var times = window.attnscopeFrameMs = window.attnscopeFrameMs || [];
+    times.push(ms);
+    if (times.length > 600) times.shift();
+});
 EM_JS(int, js_page_width, (), { return window.innerWidth; });
 EM_JS(int, js_page_height, (), { return window.innerHeight; });
 // clang-format on
@@ -61,6 +67,7 @@ app::Startup startup_from_link() {
 }
 
 void frame() {
+    const double started = emscripten_get_now();
     // The canvas fills the page.
     const int w = js_page_width(), h = js_page_height();
     if (w != page.width || h != page.height) {
@@ -70,6 +77,7 @@ void frame() {
     }
     page.app->frame();
     js_keep_link(page.app->link().c_str());
+    js_frame_took(emscripten_get_now() - started);
 }
 
 }  // namespace
