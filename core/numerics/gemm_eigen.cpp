@@ -4,6 +4,10 @@
 // tolerance, as a sum taken in another order does.
 #include "numerics/gemm.h"
 
+#ifdef __wasm_simd128__
+#include "numerics/gemm_simd128.h"
+#endif
+
 namespace attn {
 
 namespace {
@@ -25,6 +29,9 @@ void product(float alpha, const A& a, const B& b, float beta, MatrixView& c) {
 void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb,
                       float beta, MatrixView c) {
     const bool at = ta == Transpose::Yes, bt = tb == Transpose::Yes;
+#ifdef __wasm_simd128__
+    if (c.rows() >= kSimd128MinRows) return multiply_simd128(alpha, a, at, b, bt, beta, c);
+#endif
     if (at && bt) product(alpha, a.transpose(), b.transpose(), beta, c);
     else if (at) product(alpha, a.transpose(), b, beta, c);
     else if (bt) product(alpha, a, b.transpose(), beta, c);
@@ -32,6 +39,9 @@ void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const
 }
 
 std::string blas_description() {
+#ifdef __wasm_simd128__
+    return "no BLAS: WebAssembly SIMD products (gemm_simd128.cpp), Eigen's below 16 rows";
+#endif
     return "no BLAS: Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
            std::to_string(EIGEN_MINOR_VERSION) + "'s products (" + Eigen::SimdInstructionSetsInUse() + ")";
 }
