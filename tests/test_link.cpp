@@ -78,3 +78,14 @@ TEST_CASE("a link in a lesson names the lesson and its step", "[link]") {
     s.attention.heads = 3;  // the step's own settings: the step sets them again
     CHECK(app::link_query(s, {0, &classroom}) == "lesson=3.5.1&lesson-step=3");
 }
+
+TEST_CASE("a link leaves out what names a file on this machine", "[link]") {
+    const attn::Settings opened =
+        app::parse_startup({"--model", "/uploads/model.safetensors", "--layer", "1", "--text", "a!b"}).settings;
+    CHECK(app::link_query(opened, {}) == "text=a%21b");
+    const attn::Settings shipped = app::parse_startup({"--model", "sotu-small", "--layer", "1"}).settings;
+    CHECK(app::link_query(shipped, {}) == "model=sotu-small&layer=1");
+    const attn::Settings corpus =
+        app::parse_startup({"--tokenizer", "simple", "--corpus", "/uploads/verdict.txt"}).settings;
+    CHECK(app::link_query(corpus, {}) == "tokenizer=simple");
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "model/model_source.h"
 #include "settings/setting_table.h"
 #include "state/app_options.h"
 
@@ -112,13 +113,19 @@ std::string link_query(const attn::Settings& s, const LinkView& view) {
         params.push_back({"lesson", c->library.lessons[static_cast<size_t>(c->lesson)].id});
         params.push_back({"lesson-step", std::to_string(c->step + 1)});
     } else {
-        const std::vector<std::string> flags = attn::settings_flags(s);
+        // A link cannot give a file on the visitor's machine: a checkpoint or a corpus
+        // opened from a file is left out, with what only it takes (a model's layer).
+        attn::Settings shared = s;
+        if (shared.model && !attn::is_model_name(*shared.model)) shared.model.reset();
+        shared.corpus_file.reset();
+        attn::reset_inapplicable(shared);
+        const std::vector<std::string> flags = attn::settings_flags(shared);
         for (size_t i = 0; i < flags.size(); ++i) {
             const std::string name = flags[i].substr(2);
             if (is_switch(flags[i])) params.push_back({name, ""});
             else if (i + 1 < flags.size()) params.push_back({name, flags[++i]});
         }
-        if (view.head > 0 && !s.model) params.push_back({"head", std::to_string(view.head + 1)});
+        if (view.head > 0 && !shared.model) params.push_back({"head", std::to_string(view.head + 1)});
         if (c && c->tab != ViewTab::Pipeline) params.push_back({"tab", view_tab_name(c->tab)});
         if (c && c->compare) params.push_back({"compare", attn::comparison_name(*c->compare)});
     }

@@ -28,6 +28,7 @@ struct LinkView {
 // The query (without '?') that opens `s` as `view` shows it: in a lesson, the lesson and
 // its step (the step sets the controls); otherwise the settings that differ from the
 // defaults, then the head, tab and comparison; presenter mode and the colour theme in both.
+// A model or corpus opened from a file is not in the link: the visitor has no such file.
 std::string link_query(const attn::Settings& s, const LinkView& view);
 
 // "%XX" for every byte but letters, digits and "-_.~"; a space is '+'.

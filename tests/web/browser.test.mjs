@@ -212,6 +212,7 @@ fs.rmSync(huge);
 await chooseInDialog(path.join(checkpoint, "model.safetensors"), path.join(checkpoint, "config.json"));
 await waitState("the chosen checkpoint opens and runs", "s => s.dialog === null && !s.computing && s.error === null && " +
                 "s.model_run && s.model_run.name === '/uploads/model.safetensors' && s.tokens.join('') === 'a!b!c'");
+check("the link leaves the visitor's file out", (await page.evaluate(() => location.search)) === "?text=a%21b%21c");
 
 // 9. Bad and hostile links: one line on the page, the default view.
 for (const [query, line] of [["?heads=0", "--heads must be between 1 and 64, got 0"],
