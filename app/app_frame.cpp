@@ -111,8 +111,14 @@ bool AppFrame::update_run() {
     return live_.update();
 }
 
-std::string AppFrame::link() const {
-    return link_query(live_.settings(), LinkView{live_.shown_head(), &classroom_.classroom});
+const std::string& AppFrame::link() {
+    const ViewState& c = classroom_.classroom;
+    LinkKey key{live_.shown_head(), c.lesson, c.step, c.in_lesson, c.presenter, c.theme, c.tab, c.compare};
+    if (!link_for_ || !(link_for_->first == live_.controls) || link_for_->second != key) {
+        link_ = link_query(live_.settings(), LinkView{live_.shown_head(), &c});
+        link_for_.emplace(live_.controls, std::move(key));
+    }
+    return link_;
 }
 
 int AppFrame::finish() {

@@ -4,6 +4,9 @@
 // frames (the run and its worker, the heatmap textures, fonts, classroom mode and the
 // test harness) lives here.
 #include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
 
 #include "graphics/fonts.h"
 #include "graphics/heatmap.h"
@@ -36,10 +39,17 @@ public:
     // Why the frame is not ready: the one line printed (a missing shader, a bad --lesson).
     const std::string& start_error() const { return start_error_; }
     // The link's query that opens this view (state/link.h): the browser keeps its URL so.
-    std::string link() const;
+    // Written again only when the controls or the view changed (a 1 MB text is not
+    // escaped every frame).
+    const std::string& link();
 
 private:
     bool update_run();  // LiveRun::update once the run's files are here; true when it asked
+
+    // What a link says besides the controls: the head shown and the classroom's view.
+    using LinkKey = std::tuple<int, int, int, bool, bool, std::string, ViewTab, std::optional<attn::ComparisonKind>>;
+    std::optional<std::pair<ControlValues, LinkKey>> link_for_;
+    std::string link_;
 
     GLFWwindow* window_;
     AppOptions options_;

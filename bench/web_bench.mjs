@@ -44,6 +44,7 @@ for (let i = 0; i < 5; i++) {
     const page = await browser.newPage();
     await page.setViewport({width: 1280, height: 800});
     await page.setCacheEnabled(false);  // each load transfers the site
+    await page.evaluateOnNewDocument(() => { window.attnscopePublishState = true; });  // its state and frame times
     const t0 = Date.now();
     await page.goto(base);
     await page.waitForFunction("window.attnscopeState && window.attnscopeState.run_version >= 1 && !window.attnscopeState.computing",

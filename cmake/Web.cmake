@@ -1,7 +1,7 @@
 # The web build (scripts/web.sh runs `emcmake cmake`): the engine and attnscope-cli as
 # WebAssembly, run by node, and the app as a page (app/web/Web.cmake, in WebGL2). No
-# OpenBLAS and no OpenMP there: the engine's products are Eigen's own
-# (numerics/gemm_eigen.cpp), vectorised with wasm's 128-bit SIMD.
+# OpenBLAS and no OpenMP there: the engine's products are its own in wasm's 128-bit SIMD
+# (numerics/gemm_simd128.cpp) and, below 16 rows, Eigen's (numerics/gemm_eigen.cpp).
 #
 # Debian's header-only libraries are used as they are installed, but each from its own
 # folder: adding /usr/include itself would put the host's C library before emscripten's.

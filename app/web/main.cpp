@@ -4,6 +4,7 @@
 #include <emscripten.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "graphics/gl.h"
@@ -34,6 +35,10 @@ EM_JS(void, js_refuse, (const char* line), {
     const box = document.getElementById("refusal");
     if (box) { box.textContent = "attnscope: " + text + " (the default view is shown; click to close)"; box.hidden = false; }
 });
+// Tests and benchmarks ask for the app's state (and frame times) by setting
+// window.attnscopePublishState before the app starts, as the desktop app's are asked for
+// with --state-out: a page for people does not build and parse the state every frame.
+EM_JS(int, js_wants_state, (), { return window.attnscopePublishState ? 1 : 0; });
 // How long each frame took (ms), the last 600, for bench/web_bench.mjs.
 EM_JS(void, js_frame_took, (double ms), {
     var times = window.attnscopeFrameMs = window.attnscopeFrameMs || [];
@@ -48,6 +53,8 @@ struct Page {
     GLFWwindow* window = nullptr;
     std::unique_ptr<app::AppFrame> app;
     int width = 0, height = 0;
+    std::optional<std::string> link;  // the query written into the URL (none yet: the link as opened)
+    bool test_hooks = false;
 };
 Page page;
 
@@ -76,15 +83,19 @@ void frame() {
         glfwSetWindowSize(page.window, w, h);
     }
     page.app->frame();
-    js_keep_link(page.app->link().c_str());
-    js_frame_took(emscripten_get_now() - started);
+    if (const std::string& link = page.app->link(); link != page.link) {
+        page.link = link;
+        js_keep_link(link.c_str());
+    }
+    if (page.test_hooks) js_frame_took(emscripten_get_now() - started);
 }
 
 }  // namespace
 
 int main() {
     app::Startup startup = startup_from_link();
-    startup.options.state_out = "window.attnscopeState";  // platform/web.cpp publishes it there
+    page.test_hooks = js_wants_state() != 0;
+    if (page.test_hooks) startup.options.state_out = "window.attnscopeState";  // platform/web.cpp publishes it there
     if (!glfwInit()) return 1;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);  // WebGL2
     page.width = js_page_width();

@@ -5,7 +5,7 @@
 // The classic layout of a BLAS: B is packed into panels of 8 columns (k x 8, contiguous),
 // A into blocks of 4 rows (4 x k, k-major), and a 4 x 8 micro-kernel keeps its 32 sums in
 // eight 4-lane registers while it walks k: per step two loads of B, four broadcasts of A,
-// 16 multiply-adds. Each element is one sum over k in order, as a BLAS's dot product is;
+// 16 multiply-adds. Each element is summed over k in order, in passes of 256 steps;
 // the order differs from OpenBLAS's blocking only in the last bits, within every stage's
 // tolerance (the golden tests run on this under node).
 #include "numerics/gemm_simd128.h"
@@ -23,7 +23,7 @@ constexpr int kRows = 4, kCols = 8;
 constexpr int kDepth = 256;  // k per pass: a B panel (256 x 8 floats, 8 KB) and an A block stay in L1
 
 // op(x)(r, c), whatever the storage.
-inline float at(const ConstMatrixView& x, bool transposed, Eigen::Index r, Eigen::Index c) {
+inline float element(const ConstMatrixView& x, bool transposed, Eigen::Index r, Eigen::Index c) {
     return transposed ? x(c, r) : x(r, c);
 }
 
@@ -42,9 +42,9 @@ inline void tile(const float* a, const float* b, int depth, v128_t sums[kRows][2
 
 }  // namespace
 
-void multiply_simd128(float alpha, const ConstMatrixView& a, bool at_, const ConstMatrixView& b, bool bt, float beta,
+void multiply_simd128(float alpha, const ConstMatrixView& a, bool at, const ConstMatrixView& b, bool bt, float beta,
                       MatrixView c) {
-    const Eigen::Index m = c.rows(), n = c.cols(), k = at_ ? a.rows() : a.cols();
+    const Eigen::Index m = c.rows(), n = c.cols(), k = at ? a.rows() : a.cols();
     const Eigen::Index panels = (n + kCols - 1) / kCols, blocks = (m + kRows - 1) / kRows;
     std::vector<float> packed_b, packed_a;
     float sums_out[kRows][kCols];
@@ -55,14 +55,14 @@ void multiply_simd128(float alpha, const ConstMatrixView& a, bool at_, const Con
         for (Eigen::Index j = 0; j < panels; ++j)
             for (int p = 0; p < depth; ++p)
                 for (int q = 0; q < kCols && j * kCols + q < n; ++q)
-                    packed_b[static_cast<size_t>((j * depth + p) * kCols + q)] = at(b, bt, p0 + p, j * kCols + q);
+                    packed_b[static_cast<size_t>((j * depth + p) * kCols + q)] = element(b, bt, p0 + p, j * kCols + q);
         packed_a.assign(static_cast<size_t>(depth * kRows), 0.0f);
         for (Eigen::Index ib = 0; ib < blocks; ++ib) {
             const Eigen::Index i0 = ib * kRows;
             const int rows = static_cast<int>(std::min<Eigen::Index>(kRows, m - i0));
             for (int p = 0; p < depth; ++p)
                 for (int i = 0; i < kRows; ++i)
-                    packed_a[static_cast<size_t>(p * kRows + i)] = i < rows ? at(a, at_, i0 + i, p0 + p) : 0.0f;
+                    packed_a[static_cast<size_t>(p * kRows + i)] = i < rows ? element(a, at, i0 + i, p0 + p) : 0.0f;
             for (Eigen::Index j = 0; j < panels; ++j) {
                 v128_t sums[kRows][2];
                 tile(packed_a.data(), packed_b.data() + j * depth * kCols, depth, sums);

@@ -35,6 +35,7 @@ page.on("request", r => {
     r.abort();
 });
 page.on("pageerror", e => errors.push(String(e)));
+await page.evaluateOnNewDocument(() => { window.attnscopePublishState = true; });  // as --state-out
 page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
 const downloads = path.join(workDir, "downloads");
 fs.mkdirSync(downloads, {recursive: true});
@@ -227,6 +228,16 @@ for (const [query, line] of [["?heads=0", "--heads must be between 1 and 64, got
           JSON.stringify(refusal));
 }
 await page.screenshot({path: path.join(workDir, "refused.png")});
+
+// A page for people publishes no state (it is a test hook, as --state-out is): the same
+// app answers, as the link it rewrites after its first frame shows.
+const plain = await browser.newPage();
+plain.on("pageerror", e => errors.push(String(e)));
+await plain.goto(base + "?heads=1&text=Hi+there");
+await plain.waitForFunction("location.search === '?text=Hi+there'", {timeout: HANG_MS});
+check("a page without the test hook runs and publishes no state",
+      await plain.evaluate(() => window.attnscopeState === undefined && window.attnscopeFrameMs === undefined));
+await plain.close();
 
 check("nothing was fetched from beyond 127.0.0.1", outside.length === 0, outside.join(" "));
 check("no error in the page", errors.length === 0, errors.join(" | "));
