@@ -9,7 +9,7 @@
 #include "views/head_lines_view.h"
 #include "views/model_view.h"
 #include "views/stage_labels.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "text/gpt2_tokenizer.h"
 #include "panels/lesson_panel.h"
 #include "graphics/ui_colors.h"
@@ -129,7 +129,7 @@ void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& me
         if (run->tokens2)
             draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx,
                              report.chips);
-        cm.sliding_window.draw(*run, live.run_version(), ctx, report.widgets, report.window);
+        cm.data_sampler.draw(*run, live.run_version(), ctx, report.widgets, report.window);
         ImGui::Separator();
     }
     // Focus keeps the tab it is on without the tab bar (F brings it back).

@@ -4,7 +4,7 @@
 #include "panels/classroom_mode.h"
 #include "panels/controls.h"
 #include "views/pipeline_view.h"
-#include "views/sliding_window_view.h"
+#include "views/data_sampler_view.h"
 #include "views/token_chips.h"
 #include "state/frame_report.h"
 

@@ -9,7 +9,7 @@
 
 #include "model/gpt_forward.h"
 #include "model/kv_cache.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "numerics/gemm.h"
 #include "numerics/memory.h"
 

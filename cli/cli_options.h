@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/memory_budget.h"
+#include "run/memory_budget.h"
 #include "settings/settings.h"
 
 namespace cli {

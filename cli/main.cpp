@@ -10,13 +10,13 @@
 #include "cli_options.h"
 #include "output/stage_files.h"
 #include "numerics/memory.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "output/pytorch_emit.h"
 #include "output/pytorch_emit_model.h"
 #include "output/trace_json.h"
 #include "output/model_json.h"
 #include "output/model_files.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "base/version.h"
 
 namespace {

@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "attention/attention.h"
-#include "attention/comparisons.h"
+#include "run/comparisons.h"
 #include "classroom/lesson.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "classroom/session_file.h"
 #include "model/safetensors.h"
 #include "settings/settings.h"

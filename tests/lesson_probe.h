@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "classroom/lesson.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 
 struct LessonProbe {
     attn::LessonStep step;

@@ -1,6 +1,7 @@
 #pragma once
-// What the seed tests share (test_seeds_*.cpp): the printed tensors as matrices and the
-// check of the engine against them, to the precision they print (4 decimals:
+// What the seed tests share (test_chapter3_notebook.cpp, test_book_text_and_notes.cpp):
+// the printed tensors as matrices and the check of the engine against them, to the
+// precision they print (4 decimals:
 // |engine - printed| <= 0.5e-4, plus 1e-6 for float rounding).
 #include <catch2/catch.hpp>
 
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "attention/attention.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "settings/settings.h"
 #include "numerics/torch_random.h"
 

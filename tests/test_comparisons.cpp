@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/comparisons.h"
+#include "run/comparisons.h"
 
 namespace {
 

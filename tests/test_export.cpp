@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "output/stage_files.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 
 namespace fs = std::filesystem;
 

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "settings/settings.h"
 #include "output/trace_json.h"
 

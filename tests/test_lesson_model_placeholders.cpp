@@ -11,7 +11,7 @@
 #include "classroom/lesson.h"
 #include "lesson_probe.h"
 #include "model/head_scores.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace {

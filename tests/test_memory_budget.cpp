@@ -9,8 +9,8 @@
 #include <string>
 
 #include "classroom/lesson.h"
-#include "attention/memory_budget.h"
-#include "attention/pipeline.h"
+#include "run/memory_budget.h"
+#include "run/pipeline.h"
 #include "settings/settings.h"
 
 namespace {

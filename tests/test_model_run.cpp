@@ -1,4 +1,4 @@
-// A model run as the app and the CLI make it (core/model/model_run.h): appending tokens
+// A model run as the app and the CLI make it (core/run/model_run.h): appending tokens
 // from the KV cache gives what a full run of the longer text gives, the layer view is the
 // chosen layer's attention, and --next-at's next tokens are those of the text cut there.
 // The golden f32 checkpoint (vocabulary 97: GPT-2 ids below 97 are single characters such
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace {

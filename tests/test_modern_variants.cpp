@@ -8,7 +8,7 @@
 #include "attention/cache_sizes.h"
 #include "attention/kv_cache_walk.h"
 #include "attention/online_softmax.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "attention/rope.h"
 #include "settings/settings.h"
 

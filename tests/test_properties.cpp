@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "attention/attention.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "attention/stage_catalogue.h"
 #include "settings/settings.h"
 #include "state/level_of_detail.h"

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "model/safetensors.h"
 #include "output/cli_command.h"
 #include "output/pytorch_emit_model.h"

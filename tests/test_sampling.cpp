@@ -17,7 +17,7 @@
 
 #include "model/gpt_forward.h"
 #include "model/kv_cache.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "model/next_token.h"
 #include "model/sampling.h"
 #include "numerics/torch_random.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "classroom/lesson.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "classroom/session_file.h"
 #include "output/trace_json.h"
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/comparisons.h"
-#include "attention/pipeline.h"
+#include "run/comparisons.h"
+#include "run/pipeline.h"
 #include "settings/settings.h"
 #include "attention/stage_catalogue.h"
 

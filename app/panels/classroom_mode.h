@@ -13,7 +13,7 @@
 #include "state/view_state.h"
 #include "views/compare_view.h"
 #include "views/kv_cache_view.h"
-#include "views/sliding_window_view.h"
+#include "views/data_sampler_view.h"
 #include "views/tiled_softmax_view.h"
 #include "panels/file_dialog.h"
 #include "state/lesson_player.h"
@@ -52,7 +52,7 @@ public:
 
     ViewState classroom;
     CompareView compare;
-    SlidingWindowView sliding_window;  // chapter 2\'s sampling view: its sliders and pairs
+    DataSamplerView data_sampler;  // chapter 2\'s sampling view: its sliders and pairs
     KvCacheView kv_cache;              // the KV cache tab's stepper and model sizes
     TiledSoftmaxView tiled;            // the tiled softmax tab's stepper
     StepText step_text;

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "output/stage_files.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "output/pytorch_emit.h"
 #include "output/pytorch_emit_model.h"
 #include "stb_image_write.h"

@@ -8,7 +8,7 @@
 #include "state/view_state.h"
 #include "graphics/heatmap.h"
 #include "views/matrix_widget.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 
 namespace app {
 

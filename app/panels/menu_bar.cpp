@@ -2,7 +2,7 @@
 
 #include "state/colormap.h"
 #include "state/lesson_player.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "output/pytorch_emit_model.h"
 #include "panels/export_actions.h"
 #include "graphics/ui_colors.h"

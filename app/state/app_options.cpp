@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "state/colormap.h"
-#include "attention/comparisons.h"
+#include "run/comparisons.h"
 #include "settings/flag_reader.h"
 
 namespace app {

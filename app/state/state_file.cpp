@@ -4,7 +4,7 @@
 
 #include "base/file_io.h"
 #include "classroom/session_file.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 
 namespace app {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/comparisons.h"
+#include "run/comparisons.h"
 #include "classroom/lesson.h"
 
 namespace app {

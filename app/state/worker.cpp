@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <new>
 
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "text/gpt2_tokenizer.h"
 #include "numerics/memory.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "model/model_source.h"
 
 namespace app {

@@ -5,7 +5,7 @@
 // thread, between frames: a job the engine's estimate puts within the frame's budget
 // runs at once and its frame shows it; a longer one (a model, a long text) waits until
 // a frame has shown "computing…", then runs before the next.
-#include "attention/memory_budget.h"
+#include "run/memory_budget.h"
 
 namespace app {
 

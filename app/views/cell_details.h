@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 
 namespace app {
 

@@ -3,7 +3,7 @@
 // keys on the right) joined by lines whose opacity is the attention weight, one colour
 // per head. Hovering a token keeps only its lines.
 #include "views/matrix_widget.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "state/widget_rects.h"
 
 namespace app {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "attention/split_heads.h"
+#include "attention/variants/weight_split.h"
 #include "graphics/ui_colors.h"
 #include "panels/control_widgets.h"
 #include "views/stage_labels.h"
@@ -102,7 +102,7 @@ void KvCacheView::draw_step(const attn::Run& run, const DrawContext& ctx, FrameR
     if (attn::variant_info(cfg.variant).kv_groups)
         text_wrapped("Head %d reads key/value group %d; the cache keeps %d groups, not %d heads.", s.head + 1,
                      s.group + 1, attn::kv_groups_of(cfg), cfg.heads);
-    if (cfg.variant == attn::Variant::Mla)
+    if (attn::variant_info(cfg.variant).latent)
         text_wrapped("MLA caches only the %d-wide latent per token; every step up-projects the cached latents "
                      "to keys and values (W_UK, W_UV).", attn::latent_dim_of(cfg));
 

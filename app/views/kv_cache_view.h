@@ -12,7 +12,7 @@
 
 #include "attention/cache_sizes.h"
 #include "attention/kv_cache_walk.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "state/frame_report.h"
 #include "views/matrix_widget.h"
 

@@ -10,7 +10,7 @@
 #include <optional>
 #include <utility>
 
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "state/frame_report.h"
 #include "views/matrix_widget.h"
 

@@ -9,7 +9,7 @@
 
 #include "views/matrix_widget.h"
 #include "views/zoomed_matrix.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "state/frame_report.h"
 
 namespace app {

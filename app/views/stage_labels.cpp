@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "attention/stage_catalogue.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 
 #include "output/worked_arithmetic.h"
 

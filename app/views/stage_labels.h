@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "graphics/heatmap.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 
 namespace app {
 

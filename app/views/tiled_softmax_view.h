@@ -8,7 +8,7 @@
 #include <string>
 
 #include "attention/online_softmax.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "state/frame_report.h"
 #include "views/matrix_widget.h"
 

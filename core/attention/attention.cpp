@@ -2,9 +2,8 @@
 
 #include "attention/forward_parts.h"
 #include "attention/head_forward.h"
-#include "attention/split_heads.h"
+#include "base/decimal_text.h"
 #include "numerics/gemm.h"
-#include "settings/settings.h"
 
 #include <cmath>
 #include <exception>
@@ -14,34 +13,26 @@ namespace attn {
 
 namespace {
 
-// SelfAttention_v1 / 004's SelfAttention and CrossAttention: torch.rand weights.
-Projections rand_projections(TorchGenerator& gen, int d_in, int d_out, int d_out_v) {
-    Projections p;
-    p.W_query = torch_rand(gen, d_in, d_out);
-    p.W_key = torch_rand(gen, d_in, d_out);
-    p.W_value = torch_rand(gen, d_in, d_out_v);
-    return p;
+void check_range(const char* name, double value, double lo, double hi) {
+    if (!(value >= lo && value <= hi))  // NaN fails too
+        throw ConfigError(std::string(name) + " must be between " + shortest_decimal(lo) + " and " + shortest_decimal(hi) +
+                          ", got " + shortest_decimal(value));
 }
-
-// SelfAttention_v2 / CausalAttention: three nn.Linear layers, built in this order.
-Projections linear_projections(TorchGenerator& gen, int d_in, int d_out, bool bias) {
-    const Linear q = torch_linear(gen, d_in, d_out, bias);
-    const Linear k = torch_linear(gen, d_in, d_out, bias);
-    const Linear v = torch_linear(gen, d_in, d_out, bias);
-    return Projections{q.weight, k.weight, v.weight, q.bias, k.bias, v.bias};
-}
-
 
 void check_config(const AttentionConfig& cfg) {
-    // The ranges are the settings table's; a config built by code has not been parsed.
-    Settings s;
-    s.attention = cfg;
-    s.d_out_v = cfg.d_out_v;
-    try {
-        check_ranges(s);
-    } catch (const ArgsError& e) {
-        throw ConfigError(e.what());
-    }
+    // A config from the settings was checked against the same limits by its rows; one
+    // built by code (a model's blocks, a test) is checked here.
+    namespace L = limits;
+    check_range("d_out", cfg.d_out, 1, L::kMaxWidth);
+    check_range("d_out_v", cfg.d_out_v, 1, L::kMaxWidth);
+    check_range("heads", cfg.heads, 1, L::kMaxHeads);
+    check_range("kv_groups", cfg.kv_groups, 1, L::kMaxHeads);
+    check_range("kv_len", cfg.kv_len, 1, L::kMaxWidth);
+    check_range("batch", cfg.batch, 1, L::kMaxBatch);
+    check_range("dropout", cfg.dropout, 0, 1);
+    check_range("rope_base", cfg.rope_base, L::kMinRopeBase, L::kMaxRopeBase);
+    check_range("window", cfg.window, 1, L::kMaxWindow);
+    if (cfg.latent_dim) check_range("latent_dim", *cfg.latent_dim, 1, L::kMaxWidth);
     if (cfg.heads > 1 && !variant_info(cfg.variant).heads)
         throw ConfigError(variant_name(cfg.variant) + " has one head (--heads applies to " +
                           variants_with(&VariantInfo::heads) + ")");
@@ -80,8 +71,8 @@ Matrix causal_mask(int rows, int cols) {
 }
 
 bool is_causal(const AttentionConfig& cfg) {
-    return splits_heads(cfg.variant) || cfg.variant == Variant::Causal || cfg.variant == Variant::MhaWrapper ||
-           (cfg.causal && cfg.variant != Variant::Simplified);
+    const VariantInfo& row = variant_info(cfg.variant);
+    return row.always_causal || (row.causal_toggle && cfg.causal);
 }
 
 int latent_dim_of(const AttentionConfig& cfg) { return cfg.latent_dim ? *cfg.latent_dim : std::max(16, cfg.d_out / 8); }
@@ -99,67 +90,13 @@ AttentionModule build_attention(int d_in, const AttentionConfig& cfg) {
 
 AttentionModule build_attention(int d_in, const AttentionConfig& cfg, TorchGenerator& gen) {
     check_config(cfg);
-    if (d_in < 1 || d_in > 4096) throw ConfigError("d_in must be between 1 and 4096");
+    if (d_in < 1 || d_in > limits::kMaxWidth)
+        throw ConfigError("d_in must be between 1 and " + std::to_string(limits::kMaxWidth));
     AttentionModule m{cfg, d_in, {}, std::nullopt, std::nullopt, std::nullopt, gen};
-    switch (cfg.variant) {
-    case Variant::Simplified:  // 3.3 has no weights
-        break;
-    case Variant::SelfV1:
-    case Variant::Cross:  // 004: every module is built before the second input is drawn
-        for (int i = 0; i < cfg.heads; ++i) m.projections.push_back(rand_projections(gen, d_in, cfg.d_out, cfg.d_out_v));
-        if (cfg.variant == Variant::Cross) m.random_kv = torch_rand(gen, cfg.kv_len, d_in);
-        break;
-    case Variant::SelfV2:
-    case Variant::Causal:
-    case Variant::MhaWrapper:  // one SelfAttention_v2 / CausalAttention per head
-        for (int i = 0; i < cfg.heads; ++i) m.projections.push_back(linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias));
-        break;
-    case Variant::Mha:  // one projection each, split into heads at forward; then out_proj
-    case Variant::Swa:  // MultiHeadAttentionWithSWA builds the same layers
-        m.projections.push_back(linear_projections(gen, d_in, cfg.d_out, cfg.qkv_bias));
-        m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
-        break;
-    case Variant::Gqa: {  // GroupedQueryAttention: W_key and W_value of the groups' width first
-        const int kv_width = cfg.kv_groups * (cfg.d_out / cfg.heads);
-        const Linear k = torch_linear(gen, d_in, kv_width, cfg.qkv_bias);
-        const Linear v = torch_linear(gen, d_in, kv_width, cfg.qkv_bias);
-        const Linear q = torch_linear(gen, d_in, cfg.d_out, cfg.qkv_bias);
-        m.projections.push_back(Projections{q.weight, k.weight, v.weight, q.bias, k.bias, v.bias});
-        m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, false);
-        break;
-    }
-    case Variant::Mla: {  // MultiHeadLatentAttention: W_query, W_DKV, W_UK, W_UV, out_proj
-        const int latent = latent_dim_of(cfg);
-        const Linear q = torch_linear(gen, d_in, cfg.d_out, cfg.qkv_bias);
-        m.latent_down = torch_linear(gen, d_in, latent, cfg.qkv_bias);
-        const Linear up_k = torch_linear(gen, latent, cfg.d_out, cfg.qkv_bias);
-        const Linear up_v = torch_linear(gen, latent, cfg.d_out, cfg.qkv_bias);
-        m.projections.push_back(Projections{q.weight, up_k.weight, up_v.weight, q.bias, up_k.bias, up_v.bias});
-        m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
-        break;
-    }
-    }
+    variant_info(cfg.variant).build(m, gen);  // its layers, in its class's order
     m.generator_after_init = gen;
     return m;
 }
-
-namespace {
-
-// The simplified attention of 3.3: the inputs are queries, keys and values, unscaled.
-void simplified(Trace& t, int batch) {
-    const Matrix& x = t.model.at("inputs");
-    HeadTrace h;
-    Matrix scores = matmul_transposed(x, x);  // T x T
-    Matrix weights = softmax_rows(scores);
-    Matrix context = matmul(weights, x);
-    h.add("scores", std::move(scores), Axis::Tokens);
-    h.add("weights", std::move(weights), Axis::Tokens);
-    h.add("context", context);
-    t.heads.push_back(std::move(h));
-    t.output.assign(static_cast<size_t>(batch), context);
-}
-
-}  // namespace
 
 Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep) {
     check_inputs(m, x, x2);
@@ -169,53 +106,13 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
     t.forward_generator = m.generator_after_init;
     t.kept = keep;
     t.model.add("inputs", x);
-    if (cfg.variant == Variant::Simplified) {
-        simplified(t, cfg.batch);
-        return t;
-    }
-    if (splits_heads(cfg.variant)) {
-        forward_split(m, x, keep, t);
-        return t;
-    }
-    // The stacked modules: one set of projections, one forward per head.
-    const Matrix* kv_input = &x;
-    Axis key_axis = Axis::Tokens;
-    if (cfg.variant == Variant::Cross) {
-        t.model.add("inputs2", x2 ? *x2 : *m.random_kv, Axis::KeyTokens);
-        kv_input = &t.model.at("inputs2");
-        key_axis = Axis::KeyTokens;
-    }
     t.causal = is_causal(cfg);
-    const int H = cfg.heads;
-    const Eigen::Index T = x.rows(), S = kv_input->rows();
-    const Draws draws = draw_dropout(cfg, t, H, T, S);
-
-    prepare_heads(t, H, T, S, keep);
-    std::vector<std::vector<Matrix>> contexts(static_cast<size_t>(H));
-    HeadErrors errors;
-#pragma omp parallel for schedule(dynamic) if (H > 1 && worth_threads(T, S, cfg.d_out))
-    for (int h = 0; h < H; ++h) errors.run([&] {
-        HeadTrace& head = t.heads[static_cast<size_t>(h)];
-        const auto keeps = [&](const char* name) { return keep.keeps(h, name); };
-        const Projections& p = m.projections[static_cast<size_t>(h)];
-        add_projections(head, p, keeps);
-        const Matrix queries = project(x, p.W_query, p.b_query);  // T x d_out
-        const Matrix keys = project(*kv_input, p.W_key, p.b_key);  // S x d_out
-        const Matrix values = project(*kv_input, p.W_value, p.b_value);  // S x d_out_v
-        const HeadJob job{queries, keys, values, t.causal, key_axis, variant_has_dropout(cfg.variant), draws_of_head(draws, h)};
-        if (keeps("queries")) head.add("queries", queries);
-        if (keeps("keys")) head.add("keys", keys, key_axis);
-        if (keeps("values")) head.add("values", values, key_axis);
-        Matrix* preview = keep.preview_side > 0 ? &t.weights_previews[static_cast<size_t>(h)] : nullptr;
-        contexts[static_cast<size_t>(h)] = attend_head(job, nullptr, h, keep, head, preview);
-    });
-    errors.rethrow();
-    combine_heads(t, cfg, contexts);
+    variant_info(cfg.variant).forward(m, x, x2, keep, t);
     return t;
 }
 
 void attention_output(Trace& t, const AttentionConfig& cfg) {
-    if (cfg.variant == Variant::Simplified) return;  // no dropout: its output stays
+    if (!variant_info(cfg.variant).projections) return;  // 3.3: no weights, no dropout: its output stays
     const int H = static_cast<int>(t.heads.size());
     if (!t.kept.can_rerun_output(H)) throw std::logic_error("attention_output: the trace keeps no weights or values to rerun from");
     const HeadTrace& first = t.heads[0];

@@ -14,6 +14,16 @@
 
 namespace attn {
 
+// What a module accepts: the settings table's rows (setting_table.cpp) give the same
+// ranges to the CLI's flags and the app's controls.
+namespace limits {
+constexpr int kMaxWidth = 4096;  // d_in, d_out, d_out_v, kv_len, latent_dim
+constexpr int kMaxHeads = 64;    // heads, kv_groups
+constexpr int kMaxBatch = 64;
+constexpr int kMinRopeBase = 2, kMaxRopeBase = 1'000'000'000;
+constexpr int kMaxWindow = 1 << 20;
+}  // namespace limits
+
 struct AttentionConfig {
     Variant variant = Variant::SelfV1;
     int d_out = 2;

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "attention/attention.h"
-#include "attention/split_heads.h"
+#include "attention/variants/weight_split.h"
 
 namespace attn {
 

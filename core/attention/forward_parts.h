@@ -1,6 +1,7 @@
 #pragma once
-// What every module's forward shares (attention.cpp, split_heads.cpp): threads over
-// heads, nn.Dropout's draws in torch's order, and combining the heads' context vectors.
+// What every module's forward shares (variants/stacked_heads.cpp and
+// variants/weight_split.cpp): threads over heads, nn.Dropout's draws in torch's order,
+// and combining the heads' context vectors.
 #include <exception>
 #include <optional>
 #include <vector>

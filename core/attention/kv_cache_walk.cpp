@@ -4,12 +4,10 @@
 #include <string>
 
 #include "attention/rope.h"
-#include "attention/split_heads.h"
+#include "attention/variants/weight_split.h"
 #include "numerics/gemm.h"
 
 namespace attn {
-
-bool has_kv_cache(Variant v) { return splits_heads(v); }
 
 namespace {
 

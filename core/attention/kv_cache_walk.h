@@ -31,7 +31,4 @@ struct KvCacheStep {
 // step or head out of range.
 KvCacheStep kv_cache_step(const AttentionModule& m, const Matrix& x, long step, int head);
 
-// Whether the variant has a KV cache to walk (mha and today's variants).
-bool has_kv_cache(Variant v);
-
 }  // namespace attn

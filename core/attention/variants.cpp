@@ -2,26 +2,62 @@
 
 namespace attn {
 
+// The two functions of each row (core/attention/variants/NAME.cpp).
+void build_no_layers(AttentionModule&, TorchGenerator&);
+void simplified(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+void build_self_v1(AttentionModule&, TorchGenerator&);
+void self_v1(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+void build_linear_heads(AttentionModule&, TorchGenerator&);
+void linear_heads(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+void build_mha(AttentionModule&, TorchGenerator&);
+void mha(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+void build_cross(AttentionModule&, TorchGenerator&);
+void cross(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+void build_gqa(AttentionModule&, TorchGenerator&);
+void gqa(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+void swa(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+void build_mla(AttentionModule&, TorchGenerator&);
+void mla(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+
 namespace {
+
+using K = KvCache;
 
 // clang-format off
 const std::vector<VariantInfo> kVariants = {
-    // id                 name           section label                        heads are           heads  proj   d_out_v bias   dropout causal 2nd text
-    //                    all   kv groups rope  window latent split
-    {Variant::Simplified, "simplified",  "3.3", "simplified (no weights)",    "",                 false, false, false,  false, false,  false, false},
-    {Variant::SelfV1,     "self-v1",     "3.4", "self-attention v1",          "stacked modules",  true,  true,  true,   false, false,  true,  false},
-    {Variant::SelfV2,     "self-v2",     "3.4", "self-attention v2",          "",                 false, true,  false,  true,  false,  true,  false},
-    {Variant::Causal,     "causal",      "3.5", "causal + dropout",           "",                 false, true,  false,  true,  true,   false, false},
-    {Variant::MhaWrapper, "mha-wrapper", "3.6", "multi-head wrapper",         "stacked modules",  true,  true,  false,  true,  true,   false, false},
-    {Variant::Mha,        "mha",         "3.6", "multi-head (weight split)",  "a split of d_out", true,  true,  false,  true,  true,   false, false,
-                          true, false,    false, false, false, true},
-    {Variant::Cross,      "cross",       "",    "cross-attention",            "stacked modules",  true,  true,  true,   false, false,  true,  true},
-    {Variant::Gqa,        "gqa",         "ch4+", "grouped-query (GQA, RoPE)", "a split of d_out", true,  true,  false,  true,  true,   false, false,
-                          true, true,     true,  false, false, true},
-    {Variant::Swa,        "swa",         "ch4+", "sliding-window (SWA)",      "a split of d_out", true,  true,  false,  true,  true,   false, false,
-                          true, false,    false, true,  false, true},
-    {Variant::Mla,        "mla",         "ch4+", "multi-head latent (MLA)",   "a split of d_out", true,  true,  false,  true,  true,   false, false,
-                          true, false,    false, false, true,  true},
+    // id, name, section, label, heads are,
+    //   heads  proj   d_out_v bias   dropout causal 2nd text | all   kv groups rope   window latent split |
+    //   always causal, KV cache, class caches, emitted class, layers, forward
+    {Variant::Simplified, "simplified",  "3.3", "simplified (no weights)",    "",
+        false, false, false,  false, false,  false, false,      true, false,    false, false, false, false,
+        false, K::None,   false, "",                          build_no_layers,    simplified},
+    {Variant::SelfV1,     "self-v1",     "3.4", "self-attention v1",          "stacked modules",
+        true,  true,  true,   false, false,  true,  false,      true, false,    false, false, false, false,
+        false, K::None,   false, "SelfAttention_v1",          build_self_v1,      self_v1},
+    {Variant::SelfV2,     "self-v2",     "3.4", "self-attention v2",          "",
+        false, true,  false,  true,  false,  true,  false,      true, false,    false, false, false, false,
+        false, K::None,   false, "SelfAttention_v2",          build_linear_heads, linear_heads},
+    {Variant::Causal,     "causal",      "3.5", "causal + dropout",           "",
+        false, true,  false,  true,  true,   false, false,      true, false,    false, false, false, false,
+        true,  K::None,   false, "CausalAttention",           build_linear_heads, linear_heads},
+    {Variant::MhaWrapper, "mha-wrapper", "3.6", "multi-head wrapper",         "stacked modules",
+        true,  true,  false,  true,  true,   false, false,      true, false,    false, false, false, false,
+        true,  K::None,   false, "MultiHeadAttentionWrapper", build_linear_heads, linear_heads},
+    {Variant::Mha,        "mha",         "3.6", "multi-head (weight split)",  "a split of d_out",
+        true,  true,  false,  true,  true,   false, false,      true, false,    false, false, false, true,
+        true,  K::Heads,  false, "MultiHeadAttention",        build_mha,          mha},
+    {Variant::Cross,      "cross",       "",    "cross-attention",            "stacked modules",
+        true,  true,  true,   false, false,  true,  true,       true, false,    false, false, false, false,
+        false, K::None,   false, "CrossAttention",            build_cross,        cross},
+    {Variant::Gqa,        "gqa",         "ch4+", "grouped-query (GQA, RoPE)", "a split of d_out",
+        true,  true,  false,  true,  true,   false, false,      true, true,     true,  false, false, true,
+        true,  K::Groups, true,  "GroupedQueryAttention",     build_gqa,          gqa},
+    {Variant::Swa,        "swa",         "ch4+", "sliding-window (SWA)",      "a split of d_out",
+        true,  true,  false,  true,  true,   false, false,      true, false,    false, true,  false, true,
+        true,  K::Heads,  true,  "MultiHeadAttentionWithSWA", build_mha,          swa},
+    {Variant::Mla,        "mla",         "ch4+", "multi-head latent (MLA)",   "a split of d_out",
+        true,  true,  false,  true,  true,   false, false,      true, false,    false, false, true,  true,
+        true,  K::Latent, true,  "MultiHeadLatentAttention",  build_mla,          mla},
 };
 // clang-format on
 
@@ -51,6 +87,8 @@ const std::vector<std::string>& variant_names() {
 bool variant_has_dropout(Variant v) { return variant_info(v).dropout; }
 
 bool splits_heads(Variant v) { return variant_info(v).split; }
+
+bool has_kv_cache(Variant v) { return variant_info(v).kv_cache != KvCache::None; }
 
 std::string variants_with(bool VariantInfo::*column) {
     std::string out;

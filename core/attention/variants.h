@@ -1,14 +1,39 @@
 #pragma once
 // The variant table: one row per attention variant, in the order the book builds
-// them. Which settings a variant takes is a column here; the settings table
-// (setting_table.h) names the column, so a new variant is one row plus its engine code.
+// them. A row says what the variant is (its name, section, label, heads), which settings
+// it takes (the settings table, setting_table.h, names these columns), whether it masks
+// the future, what its KV cache holds, which class the emitted PyTorch program uses, and
+// the two functions that are the variant: its layers, built in its class's order, and
+// its forward (core/attention/variants/NAME.cpp). The engine, the KV cache walk, the
+// memory budget and the emitter read the row; none switches on the variant.
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "numerics/tensor.h"
+
 namespace attn {
 
 enum class Variant { Simplified, SelfV1, SelfV2, Causal, MhaWrapper, Mha, Cross, Gqa, Swa, Mla };
+
+// What a variant's KV cache holds for each token fed (the KV cache walk, docs/variants.md).
+enum class KvCache {
+    None,    // a chapter 3 module of stacked heads: no cache to walk
+    Heads,   // a key and a value of every head (mha, swa: the book's ch04/03_kv-cache)
+    Groups,  // a key and a value of every key/value group (gqa)
+    Latent,  // the latent row alone; keys and values come up from it at every step (mla)
+};
+
+struct AttentionModule;
+struct KeptStages;
+struct Trace;
+class TorchGenerator;
+// Draws the variant's layers from `gen` in its class's order into `m` (cfg and d_in set).
+using BuildLayers = void (*)(AttentionModule& m, TorchGenerator& gen);
+// The variant's forward: every stage `keep` asks for, into `t`, which holds the inputs.
+// x2 is cross-attention's second text (null: the module's random rows).
+using Forward = void (*)(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep,
+                         Trace& t);
 
 struct VariantInfo {
     Variant id;
@@ -33,6 +58,12 @@ struct VariantInfo {
     // Projected once and split into heads, then out_proj (mha and today's variants);
     // the others stack one module per head.
     bool split = false;
+    bool always_causal = false;  // triu(ones, 1) built into its class (else causal_toggle decides)
+    KvCache kv_cache = KvCache::None;
+    bool class_caches = false;  // its class's forward(x, use_cache=True) fills a cache (ch04's)
+    const char* py_class = "";  // the class the emitted PyTorch program builds ("" for 3.3)
+    BuildLayers build = nullptr;
+    Forward forward = nullptr;
 };
 
 const std::vector<VariantInfo>& variants();  // in Variant order
@@ -42,6 +73,7 @@ std::string variant_name(Variant v);
 const std::vector<std::string>& variant_names();  // in Variant order
 bool variant_has_dropout(Variant v);
 bool splits_heads(Variant v);
+bool has_kv_cache(Variant v);  // a cache to walk: mha and today's variants
 
 // "self-v1, mha-wrapper, mha, cross": the variants whose column is true.
 std::string variants_with(bool VariantInfo::*column);

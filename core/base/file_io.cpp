@@ -23,7 +23,7 @@ using Problem = FileError::Problem;
 std::string errno_text(int error) { return std::strerror(error); }
 
 // "1 MB", "64 KB" or "1000 bytes": a cap as a person writes it.
-std::string size_text(std::uintmax_t bytes) {
+std::string cap_text(std::uintmax_t bytes) {
     if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MB";
     if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + " KB";
     return std::to_string(bytes) + " bytes";
@@ -41,7 +41,7 @@ std::string size_text(std::uintmax_t bytes) {
                             const std::string& what) {
     throw FileError(Problem::TooLarge, path, "the file is too large",
                     path + ": the file is " + std::to_string(size) + " bytes; " + what + " is at most " +
-                        size_text(max_bytes),
+                        cap_text(max_bytes),
                     size);
 }
 

@@ -15,4 +15,10 @@ struct UserError : std::runtime_error {
     explicit UserError(const std::string& what) : std::runtime_error(one_line(what)) {}
 };
 
+// A flag, a link parameter or a value in a file that is not one the program takes
+// ("--heads must be between 1 and 64, got 0").
+struct ArgsError : UserError {
+    using UserError::UserError;
+};
+
 }  // namespace attn

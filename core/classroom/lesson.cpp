@@ -9,7 +9,7 @@
 #include "base/data_dir.h"
 #include "base/file_io.h"
 #include "attention/stage_catalogue.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "model/model_source.h"
 #include "text/gpt2_tokenizer.h"
 

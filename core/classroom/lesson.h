@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "base/user_error.h"
-#include "attention/comparisons.h"
-#include "attention/pipeline.h"
+#include "run/comparisons.h"
+#include "run/pipeline.h"
 #include "settings/settings.h"
 
 namespace attn {

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "classroom/lesson.h"
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace attn {

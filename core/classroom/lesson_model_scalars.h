@@ -15,7 +15,7 @@
 //                                   in percent, 2 decimals
 #include <string>
 
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 
 namespace attn {
 

@@ -9,7 +9,6 @@
 
 #include "base/data_dir.h"
 #include "model/gpt2_checkpoint.h"
-#include "settings/settings.h"
 
 namespace attn {
 

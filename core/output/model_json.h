@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "model/model_run.h"
+#include "run/model_run.h"
 
 namespace attn {
 

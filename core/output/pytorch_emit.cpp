@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "output/pytorch_emit_model.h"
 #include "output/pytorch_emit_parts.h"
 
@@ -40,32 +40,13 @@ void emit_header(std::ostream& py, const Settings& s, const Run& run, const Plan
        << "import sys\n"
        << "\n"
        << "import torch\n";
-    if (plan.module != Module::Simplified) py << "import torch.nn as nn\n";
+    if (plan.cls) py << "import torch.nn as nn\n";
     py << "\n\n";
 }
 
 void emit_classes(std::ostream& py, const Plan& plan) {
-    const AttentionConfig& c = plan.cfg;
-    std::vector<std::string> blocks;
-    switch (plan.module) {
-    case Module::Simplified: return;
-    case Module::SelfAttentionV1: blocks = {class_self_attention_v1(c.causal)}; break;
-    case Module::SelfAttention004: blocks = {class_self_attention_004(c.causal)}; break;
-    case Module::Wrapper004: blocks = {class_self_attention_004(c.causal), class_wrapper_004()}; break;
-    case Module::SelfAttentionV2: blocks = {class_self_attention_v2(c.causal, c.qkv_bias)}; break;
-    case Module::Causal: blocks = {dropout_helper(), class_causal_attention(c.qkv_bias)}; break;
-    case Module::MhaWrapper: blocks = {dropout_helper(), class_causal_attention(c.qkv_bias), class_mha_wrapper()}; break;
-    case Module::Mha: blocks = {dropout_helper(), class_mha(c.qkv_bias)}; break;
-    case Module::Cross: blocks = {class_cross_attention(c.causal)}; break;
-    case Module::CrossWrapper: blocks = {class_cross_attention(c.causal), class_cross_wrapper()}; break;
-    case Module::Gqa:
-        if (c.rope) blocks = {rope_functions()};
-        blocks.push_back(dropout_helper());
-        blocks.push_back(class_gqa(c.qkv_bias, c.rope));
-        break;
-    case Module::Swa: blocks = {dropout_helper(), class_swa(c.qkv_bias)}; break;
-    case Module::Mla: blocks = {dropout_helper(), class_mla(c.qkv_bias)}; break;
-    }
+    if (!plan.cls) return;  // 3.3 has no class
+    const std::vector<std::string> blocks = plan.cls->definitions(plan.cfg);
     py << "\n\n" << section("The attention module");
     for (std::size_t i = 0; i < blocks.size(); ++i) py << (i ? "\n\n" : "") << blocks[i];
 }
@@ -82,7 +63,7 @@ void emit_forward(std::ostream& py, const Plan& plan, const Names& names) {
     const AttentionConfig& c = plan.cfg;
     const int B = c.batch;
     py << "\n\n" << section("The forward pass");
-    if (plan.module == Module::Simplified) {
+    if (!plan.cls) {
         py << "attn_scores = " << names.inputs << " @ " << names.inputs << ".T\n"
            << "attn_weights = torch.softmax(attn_scores, dim=-1)\n"
            << "all_context_vecs = attn_weights @ " << names.inputs << "\n"
@@ -94,70 +75,9 @@ void emit_forward(std::ostream& py, const Plan& plan, const Names& names) {
     if (plan.batched) py << "batch = " << batch_stack(names.inputs, B) << "\n\n";
     py << "torch.manual_seed(" << c.seed << ")\n";
     const std::string& m = plan.object;
-    const std::string bias = c.qkv_bias ? ", qkv_bias=True" : "";
-    const std::string heads = ", num_heads=" + std::to_string(c.heads);
-    switch (plan.module) {
-    case Module::SelfAttentionV1:
-        py << "d_in, d_out = " << names.inputs << ".shape[1], " << c.d_out << "\n"
-           << m << " = SelfAttention_v1(d_in, d_out)\n";
-        break;
-    case Module::SelfAttention004:
-    case Module::Wrapper004:
-    case Module::Cross:
-    case Module::CrossWrapper: {
-        py << "d_in, d_out_kq, d_out_v = " << names.inputs << ".shape[1], " << c.d_out << ", " << c.d_out_v << "\n";
-        const char* cls = plan.module == Module::SelfAttention004 ? "SelfAttention"
-                          : plan.module == Module::Wrapper004     ? "MultiHeadAttentionWrapper"
-                          : plan.module == Module::Cross          ? "CrossAttention"
-                                                                  : "MultiHeadCrossAttentionWrapper";
-        const bool wrapper = plan.module == Module::Wrapper004 || plan.module == Module::CrossWrapper;
-        py << m << " = " << cls << "(d_in, d_out_kq, d_out_v" << (wrapper ? heads : "") << ")\n";
-        break;
-    }
-    case Module::SelfAttentionV2:
-        py << "d_in, d_out = " << names.inputs << ".shape[1], " << c.d_out << "\n"
-           << m << " = SelfAttention_v2(d_in, d_out" << bias << ")\n";
-        break;
-    case Module::Causal:
-    case Module::MhaWrapper:
-    case Module::Mha: {
-        const char* cls = plan.module == Module::Causal ? "CausalAttention"
-                          : plan.module == Module::Mha  ? "MultiHeadAttention"
-                                                        : "MultiHeadAttentionWrapper";
-        py << "d_in, d_out = batch.shape[2], " << c.d_out << "\n"
-           << "context_length = batch.shape[1]  # the number of tokens\n"
-           << m << " = " << cls << "(d_in, d_out, context_length, " << py_float(c.dropout)
-           << (plan.module == Module::Causal ? "" : heads) << bias << ")\n";
-        break;
-    }
-    case Module::Gqa:
-    case Module::Swa:
-    case Module::Mla: {
-        py << "d_in, d_out = batch.shape[2], " << c.d_out << "\n";
-        if (plan.module == Module::Gqa && c.rope) py << "context_length = batch.shape[1]  # the number of tokens: RoPE's table rows\n";
-        const char* cls = plan.module == Module::Gqa   ? "GroupedQueryAttention"
-                          : plan.module == Module::Swa ? "MultiHeadAttentionWithSWA"
-                                                       : "MultiHeadLatentAttention";
-        std::vector<std::string> args = {"d_in", "d_out", py_float(c.dropout), heads.substr(2)};
-        if (plan.module == Module::Gqa) args.push_back("num_kv_groups=" + std::to_string(c.kv_groups));
-        if (c.qkv_bias) args.push_back("qkv_bias=True");
-        if (plan.module == Module::Gqa && c.rope) {
-            args.push_back("rope_base=" + std::to_string(c.rope_base));
-            args.push_back("context_length=context_length");
-        }
-        if (plan.module == Module::Swa) args.push_back("sliding_window_size=" + std::to_string(c.window));
-        if (plan.module == Module::Mla && c.latent_dim) args.push_back("latent_dim=" + std::to_string(*c.latent_dim));
-        const std::string call = m + " = " + cls;
-        std::string list = py_list(args, call.size());  // wrapped as a list is, in parentheses
-        list.front() = '(';
-        list.back() = ')';
-        py << call << list << "\n";
-        break;
-    }
-    case Module::Simplified: break;
-    }
+    py << plan.cls->construct(c, m, names);
 
-    const bool cross = plan.module == Module::Cross || plan.module == Module::CrossWrapper;
+    const bool cross = variant_info(c.variant).second_text;
     if (cross) {
         py << "\nfirst_input = " << names.inputs << "\n";
         if (names.inputs2.empty())
@@ -191,20 +111,19 @@ void emit_forward(std::ostream& py, const Plan& plan, const Names& names) {
 }
 
 std::string head_list(const Plan& plan) {
-    switch (plan.module) {
-    case Module::Simplified: return "[stages(trace)]";
-    case Module::Wrapper004:
-    case Module::CrossWrapper:
-    case Module::MhaWrapper: return "[stages(head.trace) for head in " + plan.object + ".heads]";
-    default:
-        if (splits_heads(plan.cfg.variant)) return "[stages(head) for head in " + plan.object + ".trace[\"heads\"]]";
-        return "[stages(" + plan.object + ".trace)]";
+    if (!plan.cls) return "[stages(trace)]";
+    switch (plan.cls->heads) {
+    case HeadsAre::Listed: return "[stages(head.trace) for head in " + plan.object + ".heads]";
+    case HeadsAre::Split: return "[stages(head) for head in " + plan.object + ".trace[\"heads\"]]";
+    case HeadsAre::One: break;
     }
+    return "[stages(" + plan.object + ".trace)]";
 }
 
 void emit_json(std::ostream& py, const Settings& s, const Run& run, const Plan& plan, const Names& names) {
     const AttentionConfig& c = plan.cfg;
-    const bool out_3d = plan.batched || (c.batch > 1 && plan.module != Module::Simplified);
+    const bool out_3d = plan.batched || (c.batch > 1 && plan.cls);
+    const bool split = plan.cls && plan.cls->heads == HeadsAre::Split;
     py << "\n\n" << section("The trace, as attnscope-cli prints it")
        << "def plain(t):\n"
        << "    \"\"\"A tensor as nested lists of floats, with -inf (a masked score) as None: JSON has\n"
@@ -229,14 +148,14 @@ void emit_json(std::ostream& py, const Settings& s, const Run& run, const Plan& 
        << "        \"token_embeddings\": plain(" << names.token_embeddings << "),\n";
     if (s.pos) py << "        \"pos_embeddings\": plain(" << names.pos_embeddings << "),\n";
     py << "        \"inputs\": plain(" << names.inputs << "),\n";
-    if (c.variant == Variant::Cross) py << "        \"inputs2\": plain(second_input),\n";
-    if (splits_heads(c.variant))
+    if (variant_info(c.variant).second_text) py << "        \"inputs2\": plain(second_input),\n";
+    if (split)
         py << "        **stages(" << plan.object << ".trace[\"module\"]),  # concat, out_proj's weights, ...\n";
     else if (c.heads > 1)
         py << "        \"concat\": plain(context_vecs" << (out_3d ? "[0]" : "") << "),  # the heads side by side\n";
     py << "        \"heads\": " << head_list(plan) << ",\n";
-    if (plan.kv_cache) py << "        \"kv_cache\": " << kv_cache_call(plan) << ",\n";
-    if (plan.module == Module::Simplified)
+    if (plan.kv_cache) py << "        \"kv_cache\": " << plan.cls->kv_cache(plan.object) << ",\n";
+    if (!plan.cls)
         py << "        \"output\": [plain(all_context_vecs)] * " << c.batch << ",  # one per batch element\n";
     else if (out_3d)
         py << "        \"output\": plain(context_vecs),\n";
@@ -246,26 +165,24 @@ void emit_json(std::ostream& py, const Settings& s, const Run& run, const Plan& 
 }
 
 std::string weights_expr(const Plan& plan) {
-    switch (plan.module) {
-    case Module::Simplified: return "attn_weights";
-    case Module::Wrapper004:
-    case Module::CrossWrapper:
-    case Module::MhaWrapper: return plan.object + ".heads[0].trace[\"weights\"]";
-    default:
-        if (splits_heads(plan.cfg.variant)) return plan.object + ".trace[\"heads\"][0][\"weights\"]";
-        return plan.object + ".trace[\"weights\"]";
+    if (!plan.cls) return "attn_weights";
+    switch (plan.cls->heads) {
+    case HeadsAre::Listed: return plan.object + ".heads[0].trace[\"weights\"]";
+    case HeadsAre::Split: return plan.object + ".trace[\"heads\"][0][\"weights\"]";
+    case HeadsAre::One: break;
     }
+    return plan.object + ".trace[\"weights\"]";
 }
 
 void emit_main(std::ostream& py, const Plan& plan, const Names& names) {
-    const bool several = plan.cfg.heads > 1 || plan.module == Module::MhaWrapper || splits_heads(plan.cfg.variant);
+    const bool several = plan.cfg.heads > 1 || (plan.cls && plan.cls->heads != HeadsAre::One);
     const bool batch0 = plan.batched;
-    const std::string out = plan.module == Module::Simplified ? "all_context_vecs" : "context_vecs";
+    const std::string out = plan.cls ? "context_vecs" : "all_context_vecs";
     py << "\n\nif __name__ == \"__main__\":\n"
        << "    if sys.argv[1:] != [\"--json\"]:  # the book's prints; --json leaves only the JSON line\n"
        << "        print(" << names.print_tokens << ")\n"
        << "        print(" << names.inputs << ")\n";
-    if (plan.module == Module::Simplified) py << "        print(attn_scores)\n";
+    if (!plan.cls) py << "        print(attn_scores)\n";
     py << "        print(" << weights_expr(plan) << ")  # attention weights"
        << (several ? " of head 0" : "") << (batch0 ? ", batch element 0" : "") << "\n"
        << "        print(" << out << ")\n"

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "output/cli_command.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "settings/settings.h"
 
 namespace attn {

@@ -224,4 +224,28 @@ std::string class_gqa(bool bias, bool rope) {
     return c;
 }
 
+const EmittedClass kGroupedQueryAttention{
+    "GroupedQueryAttention", "gqa",
+    [](const AttentionConfig& c) -> std::string {
+        return c.rope ? "GroupedQueryAttention (ch04/04_gqa) with llama3.py's RoPE" : "GroupedQueryAttention (ch04/04_gqa)";
+    },
+    [](const AttentionConfig& c) {
+        std::vector<std::string> blocks;
+        if (c.rope) blocks.push_back(rope_functions());
+        blocks.push_back(dropout_helper());
+        blocks.push_back(class_gqa(c.qkv_bias, c.rope));
+        return blocks;
+    },
+    [](const AttentionConfig& c, const std::string& m, const Names&) {
+        std::string lines = "d_in, d_out = batch.shape[2], " + std::to_string(c.d_out) + "\n";
+        std::vector<std::string> rope;
+        if (c.rope) {
+            lines += "context_length = batch.shape[1]  # the number of tokens: RoPE's table rows\n";
+            rope = {"rope_base=" + std::to_string(c.rope_base), "context_length=context_length"};
+        }
+        return lines + construct_ch04(c, m, "GroupedQueryAttention", {"num_kv_groups=" + std::to_string(c.kv_groups)}, rope);
+    },
+    true, HeadsAre::Split,
+    [](const std::string& m) { return kv_cache_call(m, {"cache_k", "cache_v"}, "cache_k.shape[2]"); }};  // (b, groups, T, hd)
+
 }  // namespace attn::pytorch_emit_parts

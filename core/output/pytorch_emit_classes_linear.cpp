@@ -184,4 +184,57 @@ std::string class_mha(bool bias) {
     return c;
 }
 
+// How the program builds them: SelfAttention_v2 on one text, the others on a batch.
+namespace {
+
+std::string construct_batched(const AttentionConfig& c, const std::string& m, const char* cls, bool heads) {
+    return "d_in, d_out = batch.shape[2], " + std::to_string(c.d_out) + "\n" +
+           "context_length = batch.shape[1]  # the number of tokens\n" + m + " = " + cls +
+           "(d_in, d_out, context_length, " + py_float(c.dropout) +
+           (heads ? ", num_heads=" + std::to_string(c.heads) : "") + (c.qkv_bias ? ", qkv_bias=True" : "") + ")\n";
+}
+
+}  // namespace
+
+const EmittedClass kSelfAttentionV2{
+    "SelfAttention_v2", "sa_v2", [](const AttentionConfig&) -> std::string { return "SelfAttention_v2 (chapter 3.4.2)"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> { return {class_self_attention_v2(c.causal, c.qkv_bias)}; },
+    [](const AttentionConfig& c, const std::string& m, const Names& names) {
+        return "d_in, d_out = " + names.inputs + ".shape[1], " + std::to_string(c.d_out) + "\n" + m +
+               " = SelfAttention_v2(d_in, d_out" + (c.qkv_bias ? ", qkv_bias=True" : "") + ")\n";
+    },
+    false, HeadsAre::One};
+
+const EmittedClass kCausalAttention{
+    "CausalAttention", "ca", [](const AttentionConfig&) -> std::string { return "CausalAttention (chapter 3.5.3)"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> {
+        return {dropout_helper(), class_causal_attention(c.qkv_bias)};
+    },
+    [](const AttentionConfig& c, const std::string& m, const Names&) {
+        return construct_batched(c, m, "CausalAttention", false);
+    },
+    true, HeadsAre::One};
+
+const EmittedClass kMhaWrapper{
+    "MultiHeadAttentionWrapper", "mha",
+    [](const AttentionConfig&) -> std::string {
+        return "MultiHeadAttentionWrapper of CausalAttention heads (chapter 3.6.1)";
+    },
+    [](const AttentionConfig& c) -> std::vector<std::string> {
+        return {dropout_helper(), class_causal_attention(c.qkv_bias), class_mha_wrapper()};
+    },
+    [](const AttentionConfig& c, const std::string& m, const Names&) {
+        return construct_batched(c, m, "MultiHeadAttentionWrapper", true);
+    },
+    true, HeadsAre::Listed};
+
+const EmittedClass kMultiHeadAttention{
+    "MultiHeadAttention", "mha",
+    [](const AttentionConfig&) -> std::string { return "MultiHeadAttention with weight splits (chapter 3.6.2)"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> { return {dropout_helper(), class_mha(c.qkv_bias)}; },
+    [](const AttentionConfig& c, const std::string& m, const Names&) {
+        return construct_batched(c, m, "MultiHeadAttention", true);
+    },
+    true, HeadsAre::Split};
+
 }  // namespace attn::pytorch_emit_parts

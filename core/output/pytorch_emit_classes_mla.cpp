@@ -124,4 +124,17 @@ class MultiHeadLatentAttention(nn.Module):
     return c;
 }
 
+const EmittedClass kLatentAttention{
+    "MultiHeadLatentAttention", "mla",
+    [](const AttentionConfig&) -> std::string { return "MultiHeadLatentAttention (ch04/05_mla)"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> { return {dropout_helper(), class_mla(c.qkv_bias)}; },
+    [](const AttentionConfig& c, const std::string& m, const Names&) {
+        std::vector<std::string> latent;
+        if (c.latent_dim) latent.push_back("latent_dim=" + std::to_string(*c.latent_dim));
+        return "d_in, d_out = batch.shape[2], " + std::to_string(c.d_out) + "\n" +
+               construct_ch04(c, m, "MultiHeadLatentAttention", {}, latent);
+    },
+    true, HeadsAre::Split,
+    [](const std::string& m) { return kv_cache_call(m, {"cache_c_kv"}, "cache_c_kv.shape[1]"); }};  // (b, T, latent)
+
 }  // namespace attn::pytorch_emit_parts

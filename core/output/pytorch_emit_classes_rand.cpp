@@ -142,4 +142,73 @@ class MultiHeadCrossAttentionWrapper(nn.Module):
 )PY";
 }
 
+// How the program builds them: SelfAttention_v1 as the book does, seed 004's classes with
+// their (d_in, d_out_kq, d_out_v) signature.
+namespace {
+
+std::string construct_004(const AttentionConfig& c, const std::string& m, const Names& names, const char* cls,
+                          bool wrapper) {
+    return "d_in, d_out_kq, d_out_v = " + names.inputs + ".shape[1], " + std::to_string(c.d_out) + ", " +
+           std::to_string(c.d_out_v) + "\n" + m + " = " + cls + "(d_in, d_out_kq, d_out_v" +
+           (wrapper ? ", num_heads=" + std::to_string(c.heads) : "") + ")\n";
+}
+
+// SelfAttention_v1 has one width for keys and values, and one head.
+const EmittedClass* self_v1_instead(const AttentionConfig& c) {
+    if (c.heads == 1 && c.d_out_v == c.d_out) return nullptr;
+    return c.heads == 1 ? &kSelfAttention004 : &kWrapper004;
+}
+
+const EmittedClass* cross_instead(const AttentionConfig& c) { return c.heads == 1 ? nullptr : &kCrossWrapper; }
+
+}  // namespace
+
+const EmittedClass kSelfAttentionV1{
+    "SelfAttention_v1", "sa_v1", [](const AttentionConfig&) -> std::string { return "SelfAttention_v1 (chapter 3.4.2)"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> { return {class_self_attention_v1(c.causal)}; },
+    [](const AttentionConfig& c, const std::string& m, const Names& names) {
+        return "d_in, d_out = " + names.inputs + ".shape[1], " + std::to_string(c.d_out) + "\n" + m +
+               " = SelfAttention_v1(d_in, d_out)\n";
+    },
+    false, HeadsAre::One, nullptr, self_v1_instead};
+
+const EmittedClass kSelfAttention004{
+    "SelfAttention", "sa",
+    [](const AttentionConfig&) -> std::string { return "SelfAttention(d_in, d_out_kq, d_out_v) of seed 004"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> { return {class_self_attention_004(c.causal)}; },
+    [](const AttentionConfig& c, const std::string& m, const Names& names) {
+        return construct_004(c, m, names, "SelfAttention", false);
+    },
+    false, HeadsAre::One};
+
+const EmittedClass kWrapper004{
+    "MultiHeadAttentionWrapper", "mha",
+    [](const AttentionConfig&) -> std::string { return "seed 004's MultiHeadAttentionWrapper of SelfAttention heads"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> {
+        return {class_self_attention_004(c.causal), class_wrapper_004()};
+    },
+    [](const AttentionConfig& c, const std::string& m, const Names& names) {
+        return construct_004(c, m, names, "MultiHeadAttentionWrapper", true);
+    },
+    false, HeadsAre::Listed};
+
+const EmittedClass kCross{
+    "CrossAttention", "crossattn", [](const AttentionConfig&) -> std::string { return "CrossAttention of seed 004"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> { return {class_cross_attention(c.causal)}; },
+    [](const AttentionConfig& c, const std::string& m, const Names& names) {
+        return construct_004(c, m, names, "CrossAttention", false);
+    },
+    false, HeadsAre::One, nullptr, cross_instead};
+
+const EmittedClass kCrossWrapper{
+    "MultiHeadCrossAttentionWrapper", "crossattn",
+    [](const AttentionConfig&) -> std::string { return "CrossAttention heads of seed 004, side by side"; },
+    [](const AttentionConfig& c) -> std::vector<std::string> {
+        return {class_cross_attention(c.causal), class_cross_wrapper()};
+    },
+    [](const AttentionConfig& c, const std::string& m, const Names& names) {
+        return construct_004(c, m, names, "MultiHeadCrossAttentionWrapper", true);
+    },
+    false, HeadsAre::Listed};
+
 }  // namespace attn::pytorch_emit_parts

@@ -136,4 +136,19 @@ std::string class_swa(bool bias) {
     return c;
 }
 
+const EmittedClass kSlidingWindowAttention{
+    "MultiHeadAttentionWithSWA", "swa",
+    [](const AttentionConfig&) -> std::string {
+        return "MultiHeadAttentionWithSWA, sliding-window attention (ch04/06_swa)";
+    },
+    [](const AttentionConfig& c) -> std::vector<std::string> { return {dropout_helper(), class_swa(c.qkv_bias)}; },
+    [](const AttentionConfig& c, const std::string& m, const Names&) {
+        return "d_in, d_out = batch.shape[2], " + std::to_string(c.d_out) + "\n" +
+               construct_ch04(c, m, "MultiHeadAttentionWithSWA", {}, {"sliding_window_size=" + std::to_string(c.window)});
+    },
+    true, HeadsAre::Split,
+    [](const std::string& m) {  // (b, T, heads, hd), the last window only
+        return kv_cache_call(m, {"cache_k", "cache_v"}, "cache_k.shape[1]");
+    }};
+
 }  // namespace attn::pytorch_emit_parts

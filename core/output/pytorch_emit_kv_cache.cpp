@@ -1,8 +1,8 @@
 // The JSON's "kv_cache" for the book's ch04 classes, measured rather than computed: the
 // program runs the module with use_cache=True (on an empty cache that gives the numbers
 // of use_cache=False), then weighs the tensors the class itself keeps in its cache. So a
-// student sees where the numbers come from, and the CLI's formula (split_heads.cpp's
-// kv_cache_size) is checked against the book's own cache.
+// student sees where the numbers come from, and the CLI's formula (core/attention/variants/
+// weight_split.cpp's kv_cache_size) is checked against the book's own cache.
 #include "output/pytorch_emit_parts.h"
 
 namespace attn::pytorch_emit_parts {
@@ -19,17 +19,10 @@ std::string kv_cache_helper() {
 )PY";
 }
 
-std::string kv_cache_call(const Plan& plan) {
-    const std::string& m = plan.object;
-    switch (plan.module) {
-    case Module::Gqa:  // cache_k, cache_v: (b, num_kv_groups, tokens, head_dim)
-        return "kv_cache(" + m + ", [" + m + ".cache_k, " + m + ".cache_v], " + m + ".cache_k.shape[2])";
-    case Module::Swa:  // cache_k, cache_v: (b, tokens, num_heads, head_dim), the last window only
-        return "kv_cache(" + m + ", [" + m + ".cache_k, " + m + ".cache_v], " + m + ".cache_k.shape[1])";
-    case Module::Mla:  // cache_c_kv: (b, tokens, latent_dim)
-        return "kv_cache(" + m + ", [" + m + ".cache_c_kv], " + m + ".cache_c_kv.shape[1])";
-    default: return "";
-    }
+std::string kv_cache_call(const std::string& object, const std::vector<std::string>& caches, const std::string& tokens) {
+    std::string list;
+    for (const std::string& c : caches) list += (list.empty() ? "" : ", ") + object + "." + c;
+    return "kv_cache(" + object + ", [" + list + "], " + object + "." + tokens + ")";
 }
 
 }  // namespace attn::pytorch_emit_parts

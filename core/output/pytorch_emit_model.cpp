@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "output/cli_command.h"
 #include "output/pytorch_emit_parts.h"
 #include "text/gpt2_tokenizer.h"

@@ -7,7 +7,7 @@
 // and the greedy ones, then the same numbers as one JSON line (--json: only that line).
 #include <string>
 
-#include "model/model_run.h"
+#include "run/model_run.h"
 #include "settings/settings.h"
 
 namespace attn {

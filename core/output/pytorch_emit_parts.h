@@ -42,37 +42,6 @@ std::string py_float(double v);
 std::string section(const std::string& title);
 
 // ---------------------------------------------------------------------------------
-// Which of the book's classes a run uses (pytorch_emit_plan.cpp)
-// ---------------------------------------------------------------------------------
-
-enum class Module {
-    Simplified,        // 000, 3.3: no class
-    SelfAttentionV1,   // 000, 3.4.2
-    SelfAttention004,  // 004: SelfAttention(d_in, d_out_kq, d_out_v)
-    Wrapper004,        // 004: MultiHeadAttentionWrapper of SelfAttention
-    SelfAttentionV2,   // 000, 3.4.2
-    Causal,            // 000, 3.5.3
-    MhaWrapper,        // 000, 3.6.1
-    Mha,               // 000, 3.6.2
-    Cross,             // 004: CrossAttention
-    CrossWrapper,      // 004's wrapper with CrossAttention heads
-    Gqa,               // ch04/04_gqa: GroupedQueryAttention (with llama3.py's RoPE for --rope)
-    Swa,               // ch04/06_swa: MultiHeadAttentionWithSWA
-    Mla                // ch04/05_mla: MultiHeadLatentAttention
-};
-
-struct Plan {
-    Module module;
-    AttentionConfig cfg;
-    std::string object;     // the module's Python variable
-    std::string title;      // what the class is, for the header
-    bool batched = false;   // forward takes (b, T, d_in); the others take one (T, d_in) text
-    bool kv_cache = false;  // ch04's classes: forward(x, use_cache=True) fills the module's KV cache
-};
-
-Plan plan_for(const Settings& s);
-
-// ---------------------------------------------------------------------------------
 // The text and the embedding sections (pytorch_emit_text.cpp, pytorch_emit_embedding.cpp)
 // ---------------------------------------------------------------------------------
 
@@ -86,6 +55,51 @@ struct Names {
 bool is_book_sentence(const Run& run);
 void emit_text(std::ostream& py, const Settings& s, const Run& run, Names& names);
 void emit_embedding(std::ostream& py, const Settings& s, const Run& run, Names& names);
+
+// ---------------------------------------------------------------------------------
+// The book's classes as the program builds, calls and reads them: each classes file
+// defines its own; the variant table's py_class names the one a run uses
+// (pytorch_emit_plan.cpp finds it).
+// ---------------------------------------------------------------------------------
+
+// Where a module's trace keeps its heads' stages.
+enum class HeadsAre {
+    One,     // the module is one head: module.trace
+    Listed,  // a wrapper of head modules: module.heads[i].trace
+    Split,   // a weight-split module: module.trace["heads"][i]
+};
+
+struct EmittedClass {
+    const char* name;    // the Python class ("MultiHeadAttention"): VariantInfo::py_class
+    const char* object;  // its Python variable ("mha")
+    std::string (*title)(const AttentionConfig& c);  // what it is, for the program's first line
+    std::vector<std::string> (*definitions)(const AttentionConfig& c);  // the code blocks it needs, in order
+    // The lines that build it as `object` (torch.manual_seed is written before them).
+    std::string (*construct)(const AttentionConfig& c, const std::string& object, const Names& names);
+    bool batched;   // forward takes (b, T, d_in); the others take one (T, d_in) text
+    HeadsAre heads;
+    // ch04's classes: the JSON's kv_cache, weighed on the cache forward(use_cache=True) filled.
+    std::string (*kv_cache)(const std::string& object) = nullptr;
+    // Seed 004's classes stand in where the book's cannot express the settings (a value
+    // width of its own, heads side by side): null, or the class to use instead.
+    const EmittedClass* (*instead)(const AttentionConfig& c) = nullptr;
+};
+
+// The emitted classes the variant table names (and 004's, through `instead`).
+extern const EmittedClass kSelfAttentionV1, kSelfAttention004, kWrapper004, kCross, kCrossWrapper;
+extern const EmittedClass kSelfAttentionV2, kCausalAttention, kMhaWrapper, kMultiHeadAttention;
+extern const EmittedClass kGroupedQueryAttention, kSlidingWindowAttention, kLatentAttention;
+
+struct Plan {
+    const EmittedClass* cls = nullptr;  // null: 3.3's simplified attention has no class
+    AttentionConfig cfg;
+    std::string object;  // the module's Python variable
+    std::string title;   // what the class is, for the header
+    bool batched = false;
+    bool kv_cache = false;  // forward(x, use_cache=True) fills the module's KV cache
+};
+
+Plan plan_for(const Settings& s);
 
 // ---------------------------------------------------------------------------------
 // The `self.trace = {...}` block that ends an instrumented forward (pytorch_emit_trace.cpp)
@@ -160,6 +174,11 @@ HeadVars split_head_vars(bool bias, const std::string& mask, const std::string& 
 std::string split_trace(const std::vector<Row>& head, bool out_bias, const std::vector<Row>& module,
                         const std::vector<std::string>& why, const std::vector<std::string>& setup);
 
+// `m = cls(d_in, d_out, dropout, num_heads=H, ...)`, as ch04's classes take their
+// arguments: `before_bias`, qkv_bias=True when set, `after_bias`; wrapped as a list is.
+std::string construct_ch04(const AttentionConfig& c, const std::string& m, const std::string& cls,
+                           const std::vector<std::string>& before_bias, const std::vector<std::string>& after_bias);
+
 std::string rope_functions();
 std::string class_gqa(bool bias, bool rope);
 std::string class_swa(bool bias);
@@ -169,8 +188,10 @@ std::string class_mla(bool bias);
 // The JSON's kv_cache (pytorch_emit_kv_cache.cpp)
 // ---------------------------------------------------------------------------------
 
-std::string kv_cache_helper();             // the Python function the JSON calls
-std::string kv_cache_call(const Plan& plan);  // its call for the plan's module
+std::string kv_cache_helper();  // the Python function the JSON calls
+// Its call for a module whose cache is the tensors `caches` (Python expressions of the
+// object's attributes) holding `tokens` tokens.
+std::string kv_cache_call(const std::string& object, const std::vector<std::string>& caches, const std::string& tokens);
 
 // ---------------------------------------------------------------------------------
 // A GPT model's classes and weights (pytorch_emit_model_weights.cpp)

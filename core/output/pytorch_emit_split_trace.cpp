@@ -49,4 +49,17 @@ std::string split_trace(const std::vector<Row>& head, bool out_bias, const std::
     return out + "            self.trace[\"heads\"].append({\n" + trace_rows(rows, 16) + "            })\n";
 }
 
+std::string construct_ch04(const AttentionConfig& c, const std::string& m, const std::string& cls,
+                           const std::vector<std::string>& before_bias, const std::vector<std::string>& after_bias) {
+    std::vector<std::string> args = {"d_in", "d_out", py_float(c.dropout), "num_heads=" + std::to_string(c.heads)};
+    args.insert(args.end(), before_bias.begin(), before_bias.end());
+    if (c.qkv_bias) args.push_back("qkv_bias=True");
+    args.insert(args.end(), after_bias.begin(), after_bias.end());
+    const std::string call = m + " = " + cls;
+    std::string list = py_list(args, call.size());  // wrapped as a list is, in parentheses
+    list.front() = '(';
+    list.back() = ')';
+    return call + list + "\n";
+}
+
 }  // namespace attn::pytorch_emit_parts

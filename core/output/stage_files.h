@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "base/user_error.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 
 namespace attn {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "attention/stage_catalogue.h"  // stage_names(): every stage name --stages accepts
 
 namespace attn {

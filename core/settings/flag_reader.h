@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "settings/settings.h"  // ArgsError
+#include "base/user_error.h"  // ArgsError
 
 namespace attn {
 

@@ -60,7 +60,7 @@ SettingRow bind(SettingSpec spec, Ref ref) {
 #define FIELD(path) [](Settings & s) -> auto& { return s.path; }
 
 constexpr int64_t kMaxSeed = INT64_MAX;
-constexpr int64_t kMaxWidth = 4096;
+constexpr int64_t kMaxWidth = limits::kMaxWidth;
 
 std::vector<SettingRow> make_rows() {
     using T = SettingType;
@@ -127,12 +127,12 @@ std::vector<SettingRow> make_rows() {
                "The width of the values and so of the context vectors (seed 004)."},
               "the d_out_v of seed 004's modules (d_out when unset)"}),
          FIELD(d_out_v)));
-    rows.push_back(bind(row({"heads", "--heads", T::Int, "N", 1, 64, {}, &VariantInfo::heads, "has one head", "", Reruns::Attention,
+    rows.push_back(bind(row({"heads", "--heads", T::Int, "N", 1, limits::kMaxHeads, {}, &VariantInfo::heads, "has one head", "", Reruns::Attention,
               {"heads", C::Slider, 1, 16, false, Unset::None, "", "",
                "How many heads: stacked modules, or for mha a split of d_out."},
               "num_heads of the wrapper or MultiHeadAttention"}),
          FIELD(attention.heads)));
-    rows.push_back(bind(row({"kv_groups", "--kv-groups", T::Int, "G", 1, 64, {}, &VariantInfo::kv_groups,
+    rows.push_back(bind(row({"kv_groups", "--kv-groups", T::Int, "G", 1, limits::kMaxHeads, {}, &VariantInfo::kv_groups,
               "has no key/value groups", "", Reruns::Attention,
               {"kv groups", C::Slider, 1, 16, true, Unset::None, "", "",
                "Heads share keys and values in G groups: 1 is multi-query attention, G = heads is ordinary MHA."},
@@ -144,13 +144,13 @@ std::vector<SettingRow> make_rows() {
                "Rotates each query and key by angles that grow with its position, as Llama does."},
               "apply_rope(queries/keys, cos, sin) after the head split (Llama 3)"}),
          FIELD(attention.rope)));
-    rows.push_back(bind(row({"rope_base", "--rope-base", T::Int, "B", 2, 1'000'000'000, {}, &VariantInfo::rope,
+    rows.push_back(bind(row({"rope_base", "--rope-base", T::Int, "B", limits::kMinRopeBase, limits::kMaxRopeBase, {}, &VariantInfo::rope,
               "has no rotary positions", "rope", Reruns::Attention,
               {"RoPE base (theta)", C::LogSlider, 2, 1'000'000, true, Unset::None, "", "",
                "compute_rope_params' theta_base: frequency i turns by position / base^(2i/head_dim)."},
               "compute_rope_params(head_dim, theta_base)"}),
          FIELD(attention.rope_base)));
-    rows.push_back(bind(row({"window", "--window", T::Int, "W", 1, 1 << 20, {}, &VariantInfo::window,
+    rows.push_back(bind(row({"window", "--window", T::Int, "W", 1, limits::kMaxWindow, {}, &VariantInfo::window,
               "has no sliding window", "", Reruns::Attention,
               {"window W", C::LogSlider, 1, 1024, true, Unset::None, "", "",
                "Each token attends to itself and the W - 1 tokens before it."},
@@ -200,7 +200,7 @@ std::vector<SettingRow> make_rows() {
     rows.push_back(bind(row({"vocab_size", "--vocab-size", T::OptInt, "N", 1, 10'000'000, {}, all, "", "", Reruns::Embedding, {},
               "nn.Embedding(vocab_size, d_in) (the tokenizer's when unset)"}),
          FIELD(vocab_size)));
-    rows.push_back(bind(row({"batch", "--batch", T::Int, "N", 1, 64, {}, all, "", "", Reruns::Attention, {},
+    rows.push_back(bind(row({"batch", "--batch", T::Int, "N", 1, limits::kMaxBatch, {}, all, "", "", Reruns::Attention, {},
               "torch.stack((inputs,) * batch)"}),
          FIELD(attention.batch)));
     rows.push_back(bind(row({"dropout_seed", "--dropout-seed", T::OptInt, "N", 0, kMaxSeed, {}, &VariantInfo::dropout,

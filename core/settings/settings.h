@@ -26,7 +26,7 @@ struct Settings {
     std::optional<int64_t> context_length;  // defaults to the longest text's token count
     bool pos = false;
     AttentionConfig attention;
-    // A GPT model instead of the chapter 3 module (core/model/model_run.h): "gpt-ch4"
+    // A GPT model instead of the chapter 3 module (core/run/model_run.h): "gpt-ch4"
     // (chapter 4's GPTModel seeded with attention.seed), "sotu-small" (the shipped trained
     // model), "gpt2" (found in the Hugging Face cache), or a checkpoint's path.
     std::optional<std::string> model;
@@ -46,10 +46,6 @@ struct Settings {
 // Every setting of the settings table (setting_table.h) equal; the memory budget aside.
 bool operator==(const Settings& a, const Settings& b);
 inline bool operator!=(const Settings& a, const Settings& b) { return !(a == b); }
-
-struct ArgsError : UserError {
-    using UserError::UserError;
-};
 
 struct ParsedArgs {
     Settings settings;

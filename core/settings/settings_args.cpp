@@ -1,5 +1,5 @@
 // The settings' command-line flags, read through the settings table.
-#include "attention/memory_budget.h"
+#include "base/byte_sizes.h"
 #include "settings/settings.h"
 #include "settings/flag_reader.h"
 

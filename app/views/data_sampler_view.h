@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "views/matrix_widget.h"
-#include "attention/pipeline.h"
-#include "attention/sliding_window.h"
+#include "run/pipeline.h"
+#include "text/input_target_pairs.h"
 #include "state/widget_rects.h"
 #include "state/frame_report.h"
 
 namespace app {
 
-class SlidingWindowView {
+class DataSamplerView {
 public:
     int max_length = 4;  // the book's example
     int stride = 1;
@@ -27,7 +27,7 @@ private:
     void update(const attn::Run& run, uint64_t run_version);
     uint64_t version_ = UINT64_MAX;
     int computed_max_length_ = 0, computed_stride_ = 0;
-    std::vector<attn::WindowPair> pairs_;
+    std::vector<attn::InputTargetPair> pairs_;
     std::string error_;
 };
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/user_error.h"
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "settings/settings.h"
 #include "attention/trace.h"
 

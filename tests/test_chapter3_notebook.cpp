@@ -1,6 +1,6 @@
 // Every tensor the seed documents print, reproduced to the precision they print it.
 // The expected numbers are copied by hand from /work/shared/seeds/*: they are what
-// PyTorch printed there, not values generated here. This file: seed 000 (chapter 3).
+// PyTorch printed there, not values generated here. This file: seed 000, the book's chapter 3 notebook.
 #include "seed_checks.h"
 
 

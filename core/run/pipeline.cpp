@@ -1,9 +1,9 @@
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 
 #include <algorithm>
 
 #include "text/gpt2_tokenizer.h"
-#include "attention/memory_budget.h"
+#include "run/memory_budget.h"
 #include "text/simple_tokenizer.h"
 
 namespace attn {
@@ -125,7 +125,7 @@ namespace {
 
 // The texts of `s` as tokens, each checked for length; sets the tokenizer's vocabulary size.
 std::vector<Tokenized> tokenize_texts(const Settings& s, int64_t& tokenizer_vocab) {
-    const bool cross = s.attention.variant == Variant::Cross;
+    const bool cross = variant_info(s.attention.variant).second_text;
     if (s.text2 && !cross) throw InputError("a second text is only used by the cross variant");
     std::vector<std::string> texts{s.text};
     if (cross && s.text2) texts.push_back(*s.text2);

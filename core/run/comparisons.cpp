@@ -1,4 +1,4 @@
-#include "attention/comparisons.h"
+#include "run/comparisons.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/memory_budget.h"
-#include "attention/pipeline.h"
+#include "run/memory_budget.h"
+#include "run/pipeline.h"
 #include "model/gpt_forward.h"
 #include "model/head_scores.h"
 #include "model/kv_cache.h"

@@ -1,8 +1,8 @@
-#include "model/model_run.h"
+#include "run/model_run.h"
 
 #include <algorithm>
 
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "model/kv_cache.h"
 #include "numerics/gemm.h"
 #include "text/gpt2_tokenizer.h"

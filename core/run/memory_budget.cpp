@@ -1,4 +1,4 @@
-#include "attention/memory_budget.h"
+#include "run/memory_budget.h"
 
 #include <unistd.h>
 
@@ -9,9 +9,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "attention/pipeline.h"
+#include "run/pipeline.h"
 #include "numerics/block_means.h"
-#include "numerics/gemm.h"
 #include "numerics/gemm.h"
 
 namespace attn {
@@ -30,7 +29,8 @@ constexpr double kBytesPerFloat = 4.0;
 constexpr double kOverhead = 1.15;             // allocator slack, small vectors, labels
 constexpr double kBaseBytes = 32.0 * 1024 * 1024;  // the program, the GPT-2 vocabulary
 
-// The sizes a run allocates with, as attention.cpp and embedding.cpp use them.
+// The sizes a run allocates with, as the forwards (attention/variants/) and
+// embedding.cpp use them.
 struct Shapes {
     Variant v{};
     double T = 0, S = 0, d = 0, B = 1, H = 1;  // tokens, key tokens, d_in, batch, heads
@@ -48,17 +48,17 @@ Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
     const AttentionConfig cfg = attention_config(s);
     Shapes x;
     x.v = cfg.variant;
-    x.simplified = x.v == Variant::Simplified;
+    x.simplified = !variant_info(x.v).projections;
     x.mha = splits_heads(x.v);
     x.T = static_cast<double>(tokens);
-    x.S = x.v == Variant::Cross ? static_cast<double>(tokens2 > 0 ? tokens2 : cfg.kv_len) : x.T;
+    x.S = variant_info(x.v).second_text ? static_cast<double>(tokens2 > 0 ? tokens2 : cfg.kv_len) : x.T;
     x.d = s.d_in;
     x.B = cfg.batch;
     x.H = x.simplified ? 1.0 : cfg.heads;
     x.d_out = cfg.d_out;
     x.hd = x.hv = cfg.d_out;
     if (x.simplified) x.hd = x.hv = x.d;
-    if (x.v == Variant::SelfV1 || x.v == Variant::Cross) x.hv = cfg.d_out_v;
+    if (variant_info(x.v).d_out_v) x.hv = cfg.d_out_v;
     if (x.mha) x.hd = x.hv = std::max(1, cfg.d_out / std::max(1, cfg.heads));
     x.dropout_stages = variant_has_dropout(x.v);
     x.draws_dropout = x.dropout_stages && cfg.training && cfg.dropout > 0.0 && cfg.dropout < 1.0;
@@ -195,7 +195,7 @@ std::vector<std::pair<std::string, double>> stage_numbers(const Shapes& x, const
     add("token_embeddings", x.T * x.d);
     if (s.pos) add("pos_embeddings", x.T * x.d);
     add("inputs", x.T * x.d);
-    if (x.v == Variant::Cross) add("inputs2", x.S * x.d);
+    if (variant_info(x.v).second_text) add("inputs2", x.S * x.d);
     for (const char* name : {"scores", "weights"}) add(name, H * TS);
     if (!x.simplified) {
         for (const char* name : {"scaled_scores", "mask", "masked_scores"}) add(name, H * TS);
@@ -228,33 +228,6 @@ WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2, c
     w.forward_seconds = w.seconds;  // the tables are drawn once, counted again for --time: safe
     w.stage_numbers = stage_numbers(x, s);
     return w;
-}
-
-std::string size_text(double bytes) {  // in the units parse_size reads: 1 MB = 2^20 bytes
-    constexpr double kB = 1024.0, MB = kB * 1024, GB = MB * 1024;
-    char out[32];
-    if (bytes >= GB) std::snprintf(out, sizeof out, "%.1f GB", bytes / GB);
-    else if (bytes >= MB) std::snprintf(out, sizeof out, "%.0f MB", bytes / MB);
-    else std::snprintf(out, sizeof out, "%.0f kB", bytes / kB);
-    return out;
-}
-
-uint64_t parse_size(const std::string& flag, const std::string& text) {
-    const auto bad = [&] { return ArgsError(flag + " needs a size such as 512M, 2G or a number of bytes, got '" + text + "'"); };
-    size_t digits = 0;
-    while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
-    if (digits == 0 || text[0] == '.') throw bad();
-    const std::string number = text.substr(0, digits), unit = text.substr(digits);
-    if (std::count(number.begin(), number.end(), '.') > 1 || number.back() == '.') throw bad();
-    double scale = 1.0;
-    if (unit == "K" || unit == "k") scale = 1024.0;
-    else if (unit == "M" || unit == "m") scale = 1024.0 * 1024;
-    else if (unit == "G" || unit == "g") scale = 1024.0 * 1024 * 1024;
-    else if (unit == "T" || unit == "t") scale = 1024.0 * 1024 * 1024 * 1024;
-    else if (!unit.empty()) throw bad();
-    const double bytes = std::strtod(number.c_str(), nullptr) * scale;
-    if (!(bytes >= 1.0) || bytes > 1e18) throw bad();
-    return static_cast<uint64_t>(bytes);
 }
 
 Budget default_budget() {

@@ -1,4 +1,4 @@
-#include "views/sliding_window_view.h"
+#include "views/data_sampler_view.h"
 
 #include <algorithm>
 
@@ -29,7 +29,7 @@ std::string token_list(const attn::Tokenized& t, size_t first, size_t count) {
 
 }  // namespace
 
-void SlidingWindowView::update(const attn::Run& run, uint64_t run_version) {
+void DataSamplerView::update(const attn::Run& run, uint64_t run_version) {
     if (run_version == version_ && max_length == computed_max_length_ && stride == computed_stride_) return;
     version_ = run_version;
     computed_max_length_ = max_length;
@@ -37,13 +37,13 @@ void SlidingWindowView::update(const attn::Run& run, uint64_t run_version) {
     pairs_.clear();
     error_.clear();
     try {
-        pairs_ = attn::sliding_window(run.tokens.ids, max_length, stride);
+        pairs_ = attn::input_target_pairs(run.tokens.ids, max_length, stride);
     } catch (const std::exception& e) {
         error_ = e.what();
     }
 }
 
-void SlidingWindowView::draw(const attn::Run& run, uint64_t run_version, const DrawContext& ctx,
+void DataSamplerView::draw(const attn::Run& run, uint64_t run_version, const DrawContext& ctx,
                              WidgetRects& rects, WindowReport& report) {
     update(run, run_version);
     report = WindowReport{max_length, stride, pairs_.size(), error_};
@@ -93,7 +93,7 @@ void SlidingWindowView::draw(const attn::Run& run, uint64_t run_version, const D
     clipper.Begin(static_cast<int>(pairs_.size()), item_h);
     while (clipper.Step())
         for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-            const attn::WindowPair& p = pairs_[static_cast<size_t>(i)];
+            const attn::InputTargetPair& p = pairs_[static_cast<size_t>(i)];
             const size_t start = static_cast<size_t>(i) * static_cast<size_t>(stride);
             ImGui::Text("x: %s  →  y: %s", id_list(p.input, p.input.size()).c_str(),
                         id_list(p.target, p.target.size()).c_str());

@@ -8,14 +8,14 @@
 
 #include "base/user_error.h"
 #include "attention/embedding.h"
-#include "attention/memory_budget.h"
+#include "run/memory_budget.h"
 #include "settings/settings.h"
 #include "text/tokenizer.h"
 #include "attention/trace.h"
 
 namespace attn {
 
-struct ModelRun;  // model/model_run.h
+struct ModelRun;  // run/model_run.h
 
 struct Run {
     Tokenized tokens;
@@ -23,7 +23,7 @@ struct Run {
     std::string embedding;             // what was used: "book" or "random"
     int64_t vocab_size = 0;            // rows of the token embedding table ("random")
     Trace trace;                       // model stages start with the embedding stages
-    // A GPT model's run, of which this Run shows one layer's attention (model/model_run.h:
+    // A GPT model's run, of which this Run shows one layer's attention (run/model_run.h:
     // layer_view); null for the chapter 3 module.
     std::shared_ptr<const ModelRun> model;
 };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attention/kept_stages.h"
+#include "base/byte_sizes.h"
 #include "settings/settings.h"
 
 namespace attn {
@@ -22,8 +23,8 @@ struct WorkEstimate {
 };
 
 // The shapes of a run of `s` whose texts have `tokens` and `tokens2` tokens (0: no
-// second text), keeping `keep` of each head. Counts what attention.cpp, head_forward.cpp
-// and embedding.cpp allocate.
+// second text), keeping `keep` of each head. Counts what the forwards
+// (attention/variants/), head_forward.cpp and embedding.cpp allocate.
 WorkEstimate estimate_work(const Settings& s, int64_t tokens, int64_t tokens2, const KeptStages& keep = {});
 
 // What the CLI does with a run besides computing it: its time counts too.
@@ -47,9 +48,6 @@ Budget default_budget();
 Budget budget_for(const Settings& s);
 // Seconds to write the requested stages (0 for a program).
 double output_seconds(const WorkEstimate& w, const OutputRequest& out);
-// "512M", "2G", "1.5G", "4096K", "1000000" (bytes); throws ArgsError otherwise.
-uint64_t parse_size(const std::string& flag, const std::string& text);
-std::string size_text(double bytes);  // "23.4 GB", "512 MB" (GB = 2^30 bytes, as parse_size)
 
 // Throws InputError with one line ("this needs about 23.4 GB (budget 7.8 GB): lower
 // ...") when the estimate exceeds the budget's memory or time (with output_seconds when

@@ -1,6 +1,8 @@
 // Every tensor the seed documents print, reproduced to the precision they print it.
 // The expected numbers are copied by hand from /work/shared/seeds/*: they are what
-// PyTorch printed there, not values generated here. This file: seeds 001 to 004.
+// PyTorch printed there, not values generated here. This file: seeds 001 to 004, a
+// learner's notes (001), the book's text (002, 003) and the self-, multi-head and
+// cross-attention notebook (004).
 #include "seed_checks.h"
 
 // =====================================================================================

@@ -1,0 +1,54 @@
+// GroupedQueryAttention (ch04/04_gqa), with llama3.py's rotary position embeddings
+// when --rope is on: heads / kv_groups query heads share each key/value group, so the
+// keys and values are kv_groups * head_dim wide. With one group it is multi-query
+// attention.
+#include "attention/rope.h"
+#include "attention/variants/weight_split.h"
+
+namespace attn {
+
+void build_gqa(AttentionModule& m, TorchGenerator& gen) {
+    const AttentionConfig& cfg = m.cfg;
+    const int kv_width = cfg.kv_groups * (cfg.d_out / cfg.heads);
+    // The class builds W_key and W_value of the groups' width first.
+    const Linear k = torch_linear(gen, m.d_in, kv_width, cfg.qkv_bias);
+    const Linear v = torch_linear(gen, m.d_in, kv_width, cfg.qkv_bias);
+    const Linear q = torch_linear(gen, m.d_in, cfg.d_out, cfg.qkv_bias);
+    m.projections.push_back(Projections{q.weight, k.weight, v.weight, q.bias, k.bias, v.bias});
+    m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, false);
+}
+
+namespace {
+
+// Each head's (or group's) slice of `all` rotated by position: T x (n * hd).
+Matrix rotate_slices(const Matrix& all, int n, int hd, const RopeTables& rope) {
+    Matrix out(all.rows(), all.cols());
+    for (int i = 0; i < n; ++i) out.middleCols(i * hd, hd) = apply_rope(all.middleCols(i * hd, hd), rope);
+    return out;
+}
+
+}  // namespace
+
+void gqa(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
+    const AttentionConfig& cfg = m.cfg;
+    add_out_proj(m, t);
+    const Projections& p = m.projections[0];
+    const Matrix queries = project(x, p.W_query, p.b_query);  // T x d_out
+    const Matrix keys = project(x, p.W_key, p.b_key);         // T x (kv_groups * hd)
+    const Matrix values = project(x, p.W_value, p.b_value);   // T x (kv_groups * hd)
+    SplitProjections split{queries, keys, values};
+    // RoPE after the head split, before the groups are shared (llama3.py).
+    Matrix queries_rotated, keys_rotated;
+    if (cfg.rope) {
+        const int hd = head_dim_of(cfg);
+        const RopeTables rope = rope_tables(x.rows(), hd, cfg.rope_base);
+        t.model.add("rope_angles", rope.angles);
+        queries_rotated = rotate_slices(queries, cfg.heads, hd, rope);
+        keys_rotated = rotate_slices(keys, kv_groups_of(cfg), hd, rope);
+        split.queries_rotated = &queries_rotated;
+        split.keys_rotated = &keys_rotated;
+    }
+    attend_split_heads(m, split, keep, t);
+}
+
+}  // namespace attn
