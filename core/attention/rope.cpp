@@ -2,29 +2,73 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "attention/attention.h"
 
 namespace attn {
 
-RopeTables rope_tables(Eigen::Index T, Eigen::Index head_dim, int base) {
-    if (head_dim % 2 != 0)
-        throw ConfigError("RoPE rotates pairs of features: the head dimension (d_out / heads = " +
-                          std::to_string(head_dim) + ") must be even");
+namespace {
+
+// inv_freq[j] = 1 / base^(2j / hd), each step in float as torch takes it.
+std::vector<float> inverse_frequencies(Eigen::Index head_dim, double base) {
+    std::vector<float> inv_freq(static_cast<size_t>(head_dim / 2));
+    for (size_t j = 0; j < inv_freq.size(); ++j) {
+        const float exponent = static_cast<float>(2 * j) / static_cast<float>(head_dim);
+        inv_freq[j] = 1.0f / std::pow(static_cast<float>(base), exponent);
+    }
+    return inv_freq;
+}
+
+// transformers' _compute_llama3_parameters, in float as its tensors are.
+void scale_llama3(std::vector<float>& inv_freq, const Llama3RopeScaling& s) {
+    const float factor = static_cast<float>(s.factor), low = static_cast<float>(s.low_freq_factor),
+                high = static_cast<float>(s.high_freq_factor), old_context = static_cast<float>(s.original_context);
+    const float low_freq_wavelen = old_context / low, high_freq_wavelen = old_context / high;
+    for (float& f : inv_freq) {
+        const float wavelen = static_cast<float>(2 * M_PI) / f;
+        const float llama = wavelen > low_freq_wavelen ? f / factor : f;  // the long ones slowed
+        const bool medium = !(wavelen < high_freq_wavelen) && !(wavelen > low_freq_wavelen);
+        if (!medium) {
+            f = llama;
+            continue;
+        }
+        const float smooth = (old_context / wavelen - low) / (high - low);
+        f = (1 - smooth) * llama / factor + smooth * llama;
+    }
+}
+
+RopeTables tables_of(Eigen::Index T, Eigen::Index head_dim, const std::vector<float>& inv_freq) {
     const Eigen::Index half = head_dim / 2;
     RopeTables t{Matrix(T, half), Matrix(T, head_dim), Matrix(T, head_dim)};
-    for (Eigen::Index j = 0; j < half; ++j) {
-        // torch: 1.0 / (theta_base ** (arange(0, hd, 2).float() / hd)), each step a float
-        const float exponent = static_cast<float>(2 * j) / static_cast<float>(head_dim);
-        const float inv_freq = 1.0f / std::pow(static_cast<float>(base), exponent);
+    for (Eigen::Index j = 0; j < half; ++j)
         for (Eigen::Index p = 0; p < T; ++p) {
-            const float angle = static_cast<float>(p) * inv_freq;  // positions.float() * inv_freq
+            const float angle = static_cast<float>(p) * inv_freq[static_cast<size_t>(j)];  // positions.float() * inv_freq
             t.angles(p, j) = angle;
             t.cos(p, j) = t.cos(p, j + half) = static_cast<float>(std::cos(static_cast<double>(angle)));
             t.sin(p, j) = t.sin(p, j + half) = static_cast<float>(std::sin(static_cast<double>(angle)));
         }
-    }
     return t;
+}
+
+void check_even(Eigen::Index head_dim) {
+    if (head_dim % 2 != 0)
+        throw ConfigError("RoPE rotates pairs of features: the head dimension (d_out / heads = " +
+                          std::to_string(head_dim) + ") must be even");
+}
+
+}  // namespace
+
+RopeTables rope_tables(Eigen::Index T, Eigen::Index head_dim, int base) {
+    check_even(head_dim);
+    return tables_of(T, head_dim, inverse_frequencies(head_dim, base));
+}
+
+RopeTables rope_tables(Eigen::Index T, Eigen::Index head_dim, double base, const std::optional<Llama3RopeScaling>& scaling) {
+    check_even(head_dim);
+    std::vector<float> inv_freq = inverse_frequencies(head_dim, base);
+    if (scaling) scale_llama3(inv_freq, *scaling);
+    return tables_of(T, head_dim, inv_freq);
 }
 
 Matrix apply_rope(const ConstMatrixView& x, const RopeTables& t) {

@@ -1,0 +1,121 @@
+#include "model/llama_forward.h"
+
+#include <cmath>
+#include <string>
+
+#include "attention/attention.h"
+#include "attention/forward_parts.h"
+#include "attention/head_forward.h"
+#include "attention/rope.h"
+#include "numerics/gemm.h"
+
+namespace attn {
+
+Matrix rms_norm(const ConstMatrixView& x, const RowVector& weight, double eps) {
+    Matrix out(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const float variance = x.row(i).squaredNorm() / static_cast<float>(x.cols());  // x.pow(2).mean(-1)
+        const float inv = 1.0f / std::sqrt(variance + static_cast<float>(eps));        // torch.rsqrt
+        out.row(i) = (weight.array() * (x.row(i).array() * inv)).matrix();
+    }
+    return out;
+}
+
+Matrix silu(const Matrix& x) {
+    const auto v = x.array();
+    return (v / (1.0f + (-v).exp())).matrix();
+}
+
+namespace {
+
+// Each of n slices of width hd of `all`, RMS-normed with `weight` (qwen3's q_norm, k_norm).
+Matrix norm_slices(const Matrix& all, int n, int hd, const RowVector& weight, double eps) {
+    Matrix out(all.rows(), all.cols());
+    for (int i = 0; i < n; ++i) out.middleCols(i * hd, hd) = rms_norm(all.middleCols(i * hd, hd), weight, eps);
+    return out;
+}
+
+Matrix rotate_slices(const Matrix& all, int n, int hd, const RopeTables& rope) {
+    Matrix out(all.rows(), all.cols());
+    for (int i = 0; i < n; ++i) out.middleCols(i * hd, hd) = apply_rope(all.middleCols(i * hd, hd), rope);
+    return out;
+}
+
+// Grouped-query attention with RoPE over one layer's normed inputs: every query head's
+// stages into `t`; returns the heads side by side (T x heads*hd).
+Matrix attention(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed, const RopeTables& rope,
+                 const KeptStages& keep, Trace& t) {
+    const int H = c.heads, G = c.kv_heads, hd = c.head_dim;
+    const Eigen::Index T = normed.rows();
+    Matrix queries = project(normed, w.W_query, w.b_query);  // T x H*hd
+    Matrix keys = project(normed, w.W_key, w.b_key);         // T x G*hd
+    const Matrix values = project(normed, w.W_value, w.b_value);  // T x G*hd
+    if (w.q_norm) {  // qwen3: each head's queries and keys RMS-normed before RoPE
+        queries = norm_slices(queries, H, hd, *w.q_norm, c.rms_norm_eps);
+        keys = norm_slices(keys, G, hd, *w.k_norm, c.rms_norm_eps);
+    }
+    const Matrix queries_rotated = rotate_slices(queries, H, hd, rope);
+    const Matrix keys_rotated = rotate_slices(keys, G, hd, rope);
+
+    t.causal = true;
+    prepare_heads(t, H, T, T, keep);
+    Matrix concat(T, Eigen::Index{H} * hd);
+    for (int h = 0; h < H; ++h) {
+        const int g = h / c.group_size();  // repeat_interleave: heads 0..group_size-1 share key/value head 0
+        t.head_groups.push_back(g);
+        HeadTrace& head = t.heads[static_cast<size_t>(h)];
+        const auto keeps = [&](const char* name) { return keep.keeps(h, name); };
+        if (keeps("queries")) head.add("queries", queries.middleCols(h * hd, hd));
+        if (keeps("keys")) head.add("keys", keys.middleCols(g * hd, hd), Axis::Tokens);
+        if (keeps("values")) head.add("values", values.middleCols(g * hd, hd), Axis::Tokens);
+        if (keeps("queries_rotated")) head.add("queries_rotated", queries_rotated.middleCols(h * hd, hd));
+        if (keeps("keys_rotated")) head.add("keys_rotated", keys_rotated.middleCols(g * hd, hd), Axis::Tokens);
+        const HeadJob job{queries_rotated.middleCols(h * hd, hd), keys_rotated.middleCols(g * hd, hd),
+                          values.middleCols(g * hd, hd), true, Axis::Tokens, false, {nullptr}};
+        Matrix* preview = keep.preview_side > 0 ? &t.weights_previews[static_cast<size_t>(h)] : nullptr;
+        concat.middleCols(h * hd, hd) = attend_head(job, nullptr, h, keep, head, preview)[0];  // T x hd
+    }
+    return concat;
+}
+
+}  // namespace
+
+LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep) {
+    const LlamaConfig& c = model.config();
+    if (ids.empty()) throw ModelFileError("the text has no tokens");
+    if (static_cast<int64_t>(ids.size()) > c.max_positions)
+        throw ModelFileError(std::to_string(ids.size()) + " tokens are more than the model's max_position_embeddings (" +
+                             std::to_string(c.max_positions) + ")");
+    LlamaTrace trace;
+    trace.ids = ids;
+    trace.embeddings = model.embeddings(ids);  // T x d
+    const Eigen::Index T = trace.embeddings.rows();
+    const RopeTables rope = rope_tables(T, c.head_dim, c.rope_theta, c.rope_scaling);
+    trace.blocks.reserve(static_cast<size_t>(c.layers));
+    const Matrix* x = &trace.embeddings;
+    for (int i = 0; i < c.layers; ++i) {
+        const LlamaLayer w = model.layer(i);  // converted for this layer, dropped after it
+        LlamaBlockTrace b;
+        b.inputs = *x;
+        b.normed1 = rms_norm(b.inputs, w.input_norm, c.rms_norm_eps);
+        const Matrix concat = attention(c, w, b.normed1, rope, keep, b.attention);  // T x H*hd
+        b.attention.output = {matmul(concat, w.W_out)};                             // o_proj: T x d
+        b.residual1 = b.inputs + b.attention.output[0];
+        b.normed2 = rms_norm(b.residual1, w.post_attention_norm, c.rms_norm_eps);
+        b.mlp_hidden = (silu(matmul(b.normed2, w.W_gate)).array() * matmul(b.normed2, w.W_up).array()).matrix();
+        b.outputs = b.residual1 + matmul(b.mlp_hidden, w.W_down);  // T x d
+        trace.blocks.push_back(std::move(b));
+        x = &trace.blocks.back().outputs;
+    }
+    trace.final_normed = rms_norm(*x, model.final_norm(), c.rms_norm_eps);
+    trace.last_logits = model.logits(trace.final_normed.row(T - 1));
+    return trace;
+}
+
+RowVector llama_logits_at(const LlamaCheckpoint& model, const LlamaTrace& trace, int64_t position) {
+    if (position < 0 || position >= trace.final_normed.rows())
+        throw ModelFileError("position " + std::to_string(position) + " is outside the text");
+    return model.logits(trace.final_normed.row(position));
+}
+
+}  // namespace attn
