@@ -1,6 +1,7 @@
 #pragma once
 // attnscope-cli's own options: what to print or write, not what to compute. They are
 // not settings (settings.h), so lessons and session files never see them.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@ struct CliOptions {
     attn::Settings settings;
     attn::OutputRequest output;             // --stages, --time, --emit-pytorch, --export
     std::optional<std::string> export_dir;  // --export DIR
+    std::optional<std::vector<int64_t>> ids;  // --ids 1,2,3: exact token ids, no tokenizer
     bool help = false;
 };
 

@@ -17,6 +17,8 @@
 #include "output/model_json.h"
 #include "output/model_files.h"
 #include "run/model_run.h"
+#include "run/llama_run.h"
+#include "output/llama_json.h"
 #include "base/version.h"
 
 namespace {
@@ -38,6 +40,24 @@ attn::Timing time_forward(const attn::Run& run, const attn::Settings& s, const a
     return {us[us.size() / 2], runs};
 }
 
+// A Llama-family checkpoint's run on exact ids (output/llama_json.h). What GPT-2 runs
+// have besides (a tokenizer, --layer/--head's stages, generation, exports, the PyTorch
+// program) is refused in one line rather than silently left out.
+int run_llama(const cli::CliOptions& o) {
+    const attn::Settings& s = o.settings;
+    if (!o.ids)
+        throw attn::ArgsError(*s.model + ": its tokenizer (tokenizer.json) is not read yet: give the token ids with "
+                                         "--ids 1,2,3");
+    if (s.layer || s.head || s.generate > 0 || o.output.emit_pytorch || o.export_dir || !o.output.stages.empty())
+        throw attn::ArgsError("a Llama-family model prints every head's weights and the next tokens only "
+                              "(--layer, --head, --generate, --stages, --export and --emit-pytorch are GPT-2's)");
+    attn::Budget budget = attn::budget_for(s);
+    budget.output = o.output;
+    const attn::LlamaRun run = attn::run_llama(*s.model, *o.ids, budget, s.next_at);
+    attn::write_llama_json(std::cout, run);
+    return std::cout.good() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,6 +73,8 @@ int main(int argc, char** argv) {
             return 0;
         }
         const attn::Settings& s = o.settings;
+        if (s.model && attn::is_llama_family_folder(*s.model)) return run_llama(o);
+        if (o.ids) throw attn::ArgsError("--ids feeds a Llama-family model (llama, qwen2, qwen3); " + *s.model + " is not one");
         if (s.model) {  // a GPT model instead of the chapter 3 module
             attn::Budget budget = attn::budget_for(s);
             budget.output = o.output;

@@ -1,0 +1,47 @@
+#include "output/llama_json.h"
+
+#include <string>
+
+#include "output/json_writer.h"
+
+namespace attn {
+
+void write_llama_json(std::ostream& out, const LlamaRun& run) {
+    JsonWriter w(out);
+    const LlamaConfig& c = run.model->config();
+    out << "{\"model\":{\"name\":";
+    w.string(run.model->dir());
+    out << ",\"model_type\":";
+    w.string(c.model_type);
+    out << ",\"n_layer\":" << c.layers << ",\"n_head\":" << c.heads << ",\"n_kv_head\":" << c.kv_heads
+        << ",\"head_dim\":" << c.head_dim << ",\"n_embd\":" << c.hidden_size << ",\"vocab_size\":" << c.vocab_size
+        << ",\"dtype\":";
+    w.string(run.model->dtype());
+    out << '}';
+    Tokenized tokens;
+    tokens.ids = run.trace.ids;
+    for (const int64_t id : tokens.ids) tokens.tokens.push_back("<" + std::to_string(id) + ">");
+    write_tokens(w, "tokens", "token_ids", tokens);
+    out << ",\"layers\":[";
+    for (size_t l = 0; l < run.trace.blocks.size(); ++l) {
+        const Trace& attention = run.trace.blocks[l].attention;
+        out << (l ? ",{" : "{") << "\"heads\":[";
+        for (size_t h = 0; h < attention.heads.size(); ++h) {
+            out << (h ? ",{" : "{") << "\"kv_head\":" << attention.head_groups[h] << ",\"weights\":";
+            w.matrix(attention.heads[h].at("weights"), false);
+            out << '}';
+        }
+        out << "]}";
+    }
+    out << "],\"next_token\":[";
+    for (size_t i = 0; i < run.next_tokens.size(); ++i) {
+        out << (i ? ",{" : "{") << "\"id\":" << run.next_tokens[i].id << ",\"token\":";
+        w.string("<" + std::to_string(run.next_tokens[i].id) + ">");
+        out << ",\"prob\":";
+        w.number(run.next_tokens[i].prob);
+        out << '}';
+    }
+    out << "],\"next_token_position\":" << run.next_position << "}\n";
+}
+
+}  // namespace attn

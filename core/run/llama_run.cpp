@@ -1,0 +1,56 @@
+#include "run/llama_run.h"
+
+#include <filesystem>
+
+#include "base/file_io.h"
+#include "run/pipeline.h"  // InputError
+#include "numerics/gemm.h"
+
+namespace attn {
+
+bool is_llama_family_folder(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) return false;
+    try {
+        return is_llama_family_config(read_file_capped(path + "/config.json", 1 << 20, "a config.json"));
+    } catch (const FileError&) {
+        return false;  // no readable config.json: a GPT-2 checkpoint's folder, say
+    }
+}
+
+WorkEstimate estimate_llama_work(const LlamaConfig& c, int64_t T) {
+    const double t = static_cast<double>(T), d = c.hidden_size, hd = c.head_dim, H = c.heads, G = c.kv_heads,
+                 ff = c.intermediate_size, L = c.layers, V = static_cast<double>(c.vocab_size);
+    const double layer_weights = d * (H + 2 * G) * hd + H * hd * d + 3 * d * ff;  // floats, converted a layer at a time
+    // Per layer kept: every head's T x T weights, the residual stream's activations, the
+    // projections and the MLP's hidden (x4 bytes).
+    const double kept_per_layer = H * t * t + t * (6 * d + 2 * (H + 2 * G) * hd + 2 * ff);
+    const double temporaries = 4 * t * t + t * (H + 2 * G) * hd * 2 + t * ff * 2;  // one head's scores, a layer's
+    WorkEstimate w;
+    w.bytes = 4.0 * (layer_weights + L * kept_per_layer + temporaries + 4096 * d);
+    const double flops = L * (2 * t * layer_weights + 4 * H * t * t * hd) + 2 * V * d;
+    w.forward_seconds = flops / kEstimatedFlopsPerSecond + 4.0 * L * layer_weights / 1e9;  // conversion: ~1 GB/s
+    w.seconds = w.forward_seconds;
+    w.lower = "the number of token ids (" + std::to_string(T) + ")";
+    return w;
+}
+
+LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, const Budget& budget,
+                   std::optional<int> next_at) {
+    LlamaRun run;
+    run.model = std::make_shared<const LlamaCheckpoint>(dir);
+    const LlamaConfig& c = run.model->config();
+    check_budget(estimate_llama_work(c, static_cast<int64_t>(ids.size())), budget);
+    run.trace = llama_forward(*run.model, ids, KeptStages::only({"weights"}));
+    run.next_position = next_at ? *next_at : static_cast<int64_t>(ids.size()) - 1;
+    if (run.next_position < 0 || run.next_position >= static_cast<int64_t>(ids.size()))
+        throw InputError("--next-at " + std::to_string(run.next_position) + " is past the " +
+                         std::to_string(ids.size()) + " token ids (0-based)");
+    const RowVector logits = run.next_position == static_cast<int64_t>(ids.size()) - 1
+                                 ? run.trace.last_logits
+                                 : llama_logits_at(*run.model, run.trace, run.next_position);
+    run.next_tokens = top_next_tokens(logits, 10);
+    return run;
+}
+
+}  // namespace attn

@@ -1,0 +1,37 @@
+#pragma once
+// A Llama-family model's run (core/model/llama_forward.h) on exact token ids: what the
+// CLI prints for `--model DIR --ids ...`. Its cost is known from the config before any
+// weight is read, and work over the budget is refused in one line.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/llama_forward.h"
+#include "model/next_token.h"
+#include "run/memory_budget.h"
+
+namespace attn {
+
+// Whether `path` is a folder whose config.json names a Llama-family model_type (llama,
+// qwen2, qwen3): such a --model is run here, not as a GPT-2 checkpoint.
+bool is_llama_family_folder(const std::string& path);
+
+struct LlamaRun {
+    std::shared_ptr<const LlamaCheckpoint> model;
+    LlamaTrace trace;
+    int64_t next_position = 0;  // 0-based: next_at's, else the last token's
+    std::vector<TokenProbability> next_tokens;  // the 10 most probable after it
+};
+
+// Memory and time of a forward over T tokens keeping every head's weights (and nothing
+// else of the heads), for check_budget.
+WorkEstimate estimate_llama_work(const LlamaConfig& c, int64_t T);
+
+// Opens `dir`, checks the budget, runs the forward over `ids`. Throws ModelFileError
+// (files, ids) or InputError (over the budget) with one line.
+LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, const Budget& budget,
+                   std::optional<int> next_at = std::nullopt);
+
+}  // namespace attn

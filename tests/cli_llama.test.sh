@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `attnscope-cli --model DIR --ids ...` on the Llama-family golden checkpoints
+# (tests/golden/llama/, make_llama_golden.py): the JSON's every layer's and head's
+# weights within 1e-4 of torch's scale, each head's key/value head, the 10 most probable
+# next tokens (ids exactly, probabilities within 1e-4 of the first's); then what such a
+# model does not take yet is refused: exit 2, one line.
+# Usage: tests/cli_llama.test.sh BUILD_DIR   (ctest passes the build directory)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/cli_lib.sh" "${1:-}"
+golden="$here/golden"
+
+for name in $(python3 -c 'import json,sys; print(" ".join(m["name"] for m in json.load(open(sys.argv[1]))["models"]))' \
+    "$golden/llama_golden.json"); do
+    ids=$(python3 -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["models"] if m["name"]==sys.argv[2]][0]
+print(",".join(map(str, m["token_ids"])))' "$golden/llama_golden.json" "$name")
+    if ! "$cli" --model "$golden/llama/$name" --ids "$ids" >"$tmp/$name.json" 2>"$tmp/err"; then
+        fail "$name" "attnscope-cli failed"
+        continue
+    fi
+    if why=$(python3 - "$golden/llama_golden.json" "$name" "$tmp/$name.json" <<'PY'
+import json, sys
+golden = [m for m in json.load(open(sys.argv[1]))["models"] if m["name"] == sys.argv[2]][0]
+ours = json.load(open(sys.argv[3]))
+m = ours["model"]
+heads, kv = m["n_head"], m["n_kv_head"]
+assert ours["token_ids"] == golden["token_ids"], "token ids differ"
+assert len(ours["layers"]) == len(golden["weights"]), "layer count differs"
+for l, (layer, torch_layer) in enumerate(zip(ours["layers"], golden["weights"])):
+    for h, (head, torch_w) in enumerate(zip(layer["heads"], torch_layer)):
+        assert head["kv_head"] == h // (heads // kv), f"layer {l} head {h}: kv_head {head['kv_head']}"
+        scale = max(abs(v) for row in torch_w for v in row)
+        for i, (r, t) in enumerate(zip(head["weights"], torch_w)):
+            for j, (a, b) in enumerate(zip(r, t)):
+                assert abs(a - b) <= 1e-4 * scale, f"layer {l} head {h} weights[{i}][{j}]: {a}, torch {b}"
+top = golden["top"]
+for rank, (tok, i, p) in enumerate(zip(ours["next_token"], top["ids"], top["probs"])):
+    assert tok["id"] == i and abs(tok["prob"] - p) <= 1e-4 * top["probs"][0], f"next token {rank}: {tok}, torch {i} {p}"
+assert ours["next_token_position"] == len(golden["token_ids"]) - 1
+print(f"{len(ours['layers'])} layers x {heads} heads ({kv} key/value heads), top {ours['next_token'][0]['id']}")
+PY
+    ); then
+        echo "ok:   $name: $why"
+        passed=$((passed + 1))
+    else
+        fail "$name" "JSON differs from torch's: $(tail -1 <<<"$why")"
+    fi
+done
+
+model="$golden/llama/qwen3-qknorm-mqa-f32"
+expect_error "no ids" "tokenizer.json\) is not read yet.*--ids" --model "$model" --text "hello"
+expect_error "an id past the vocabulary" "token id 96 is outside the model's vocabulary \(0..95\)" --model "$model" --ids 1,96
+expect_error "not an id" "--ids needs token ids such as 1,2,3, got '-3'" --model "$model" --ids 1,-3
+expect_error "ids without a model" "--ids feeds a Llama-family --model" --ids 1,2
+expect_error "ids with a GPT model" "--ids feeds a Llama-family model.*gpt-ch4 is not one" --model gpt-ch4 --ids 1,2
+expect_error "GPT-2's options" "--layer, --head, --generate.*are GPT-2's" --model "$model" --ids 1,2 --generate 3
+expect_error "next-at past the ids" "--next-at 5 is past the 2 token ids" --model "$model" --ids 1,2 --next-at 5
+expect_error "over the budget" "needs about .* \(budget" --model "$model" --ids "$(seq -s, 0 40 | sed 's/[0-9]*/1/g')" \
+    --memory-budget 1K
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
