@@ -7,8 +7,9 @@ in focus, its "view". Prints one line per problem and exits 1 when there is any.
 
 Problems:
 - an axis label cut with "…" where turned whole it would fit: a label whose whole length
-  is at most 12 font sizes and a third of the matrix's side must be drawn whole (the
-  app's rule, app/views/matrix_labels.h), the pointer's and the lesson's always;
+  is at most 12 font sizes and a third of the matrix's side (at least 2.5 font sizes),
+  or a turned one at most a third longer (drawn in type down to 75 %), must be drawn
+  whole (the app's rule, app/views/matrix_labels.h), the pointer's and the lesson's always;
 - labels hidden where a line of text fits the cells (turned, for the columns);
 - a number or label laid over two lines (its rectangle taller than 1.5 lines);
 - the focus matrix (NAME) using less than half of the smaller side of its view while its
@@ -18,6 +19,8 @@ import json
 import sys
 
 EMS = 12.0
+MIN_EMS = 2.5
+MIN_TYPE = 0.75
 FOCUS_MAX_CELL = 400.0
 
 
@@ -36,7 +39,12 @@ def problems(s, focus_stage=None):
             a = lab.get(axis)
             if not a or not a["present"]:
                 continue
-            allowed = min(EMS * font, across / 3.0)
+            # The room (matrix_labels.h): up to 12 font sizes where that is at most a third of
+            # the side, at least 2.5; a turned column label may be drawn down to 75 % before
+            # it is cut.
+            allowed = max(MIN_EMS * font, min(EMS * font, across / 3.0))
+            if axis == "cols" and a["turned"]:
+                allowed /= MIN_TYPE
             for l in a["labels"]:
                 if l["as"] == "shortened" and (l["full_px"] <= allowed + 0.5 or l["hot"]):
                     out.append(f"{name}: {axis} label {l['text']!r} shortened though {l['full_px']:.0f} px "

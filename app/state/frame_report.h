@@ -17,7 +17,8 @@ struct LabelInfo {
     std::string text;              // the whole token
     std::string as;
     bool emphasised = false;       // the pointer's or the lesson's row or column: drawn whole
-    float full_px = 0.0f;          // the whole token's length in the font drawn
+    float full_px = 0.0f;          // the whole token's length in the font at full size
+    float type = 1.0f;             // the size it was drawn in, of the font: smaller to stay whole
     Rect rect{};                   // where it was drawn (turned: its upright bounding box)
 };
 struct AxisLabelsInfo {            // a heatmap's row or column labels

@@ -13,7 +13,8 @@ namespace {
 nlohmann::json axis_json(const AxisLabelsInfo& a) {
     nlohmann::json labels = nlohmann::json::array();
     for (const LabelInfo& l : a.labels)
-        labels.push_back({{"text", l.text}, {"as", l.as}, {"hot", l.emphasised}, {"full_px", l.full_px}, {"rect", l.rect}});
+        labels.push_back({{"text", l.text}, {"as", l.as}, {"hot", l.emphasised}, {"full_px", l.full_px},
+                          {"type", l.type}, {"rect", l.rect}});
     return {{"present", a.present}, {"turned", a.turned}, {"room", a.room},
             {"note", a.note},       {"hidden", a.hidden}, {"labels", labels}};
 }

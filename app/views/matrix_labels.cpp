@@ -73,6 +73,12 @@ void draw_cols(const LabelPlace& at, const Hot& hot, ImDrawList* dl, AxisLabelsI
         info.text = labels[c];
         info.full_px = ImGui::CalcTextSize(info.text.c_str()).x;
         info.emphasised = hot.cols.count(static_cast<int>(c)) > 0;
+        // A turned label longer than the room is drawn in smaller type, down to
+        // kMinLabelScale, before it is cut.
+        float type = 1.0f;
+        if (at.col_plan.turned && !info.emphasised && info.full_px > at.col_plan.cap)
+            type = std::max(at.col_plan.cap / info.full_px, kMinLabelScale);
+        ImGui::SetWindowFontScale(type);
         const std::string shown = info.emphasised ? info.text : fit_text(info.text, at.col_plan.cap);
         const ImU32 col = info.emphasised ? hot_col : normal;
         const float centre = at.heat_min.x + at.cell.x * (static_cast<float>(c) + 0.5f);
@@ -92,6 +98,8 @@ void draw_cols(const LabelPlace& at, const Hot& hot, ImDrawList* dl, AxisLabelsI
             if (info.emphasised) emphasis_box(dl, info.rect);
             dl->AddText(ImVec2(info.rect[0], y), col, shown.c_str());
         }
+        ImGui::SetWindowFontScale(1.0f);
+        info.type = type;
         out.labels.push_back(std::move(info));
     }
 }
@@ -99,10 +107,11 @@ void draw_cols(const LabelPlace& at, const Hot& hot, ImDrawList* dl, AxisLabelsI
 }  // namespace
 
 float label_cap(float across, float ui_scale) {
-    // Never more than a third of the matrix's side (a short matrix keeps its cells), nor
-    // less than 3 font sizes.
+    // The labels take at most a quarter of what the matrix occupies with them (a third
+    // of its side: a short matrix keeps its height for cells), and never less than
+    // kMinLabelEms font sizes nor more than kLabelEms.
     (void)ui_scale;
-    return std::max(3.0f * ImGui::GetFontSize(), std::min(kLabelEms * ImGui::GetFontSize(), across / 3.0f));
+    return std::max(kMinLabelEms * ImGui::GetFontSize(), std::min(kLabelEms * ImGui::GetFontSize(), across / 3.0f));
 }
 
 AxisPlan plan_row_labels(const std::vector<std::string>* labels, float cell_h, float heat_w, float ui_scale) {
