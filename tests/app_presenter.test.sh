@@ -4,7 +4,9 @@
 # highlighted cell's rectangle inside the view's visible pane (the state file's
 # `highlight` and `viewport`), the step's stage drawn wholly inside it, and focus on
 # (one stage as large as the screen allows), its cells at least 40 px at 1080 lines
-# (27 at 720) when the matrix has at most 8 rows and columns, as the book's examples do.
+# (27 at 720) when the matrix has at most 8 rows and columns, as the book's examples do;
+# and every heatmap on screen readable (tests/app_readable.py: labels turned before they
+# are shortened, no number over two lines, the focus matrix filling its view).
 # Presenter mode is full screen, so each size is an X screen of its own:
 # PRESENTER_SIZES (default: a classroom projector's 1280x720, and 1920x1080).
 source "$(dirname "$0")/app_lib.sh"
@@ -58,6 +60,10 @@ and ($marked == 0 or len(s['highlight']) > 0)"; then
         fi
         frames_pass 2 >/dev/null  # two more frames: a layout that still moved would show in them
         stage=$(json "$STATE" "s['focus']")
+        if ! python3 "$TESTS/app_readable.py" "$STATE" --focus-stage "$stage" >"$WORK/readable.out"; then
+            fail "$where: not readable: $(head -5 "$WORK/readable.out" | tr '\n' ';')"
+            window_shot "$WORK/presenter-$id-$step-$PRESENTER_SIZE.png"
+        fi
         if [ "$(json "$STATE" "bool($inside)")" = true ] &&
             [ "$(json "$STATE" "bool($(stage_inside "$stage"))")" = true ] &&
             [ "$(json "$STATE" "bool($(readable "$stage"))")" = true ]; then

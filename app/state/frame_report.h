@@ -11,6 +11,32 @@
 
 namespace app {
 
+// One axis label as drawn: `as` is "whole" (flat, in full), "turned" (at 90°, in full),
+// "shortened" (cut with "…") or "hidden" (no room: the tokens are on hover).
+struct LabelInfo {
+    std::string text;              // the whole token
+    std::string as;
+    bool emphasised = false;       // the pointer's or the lesson's row or column: drawn whole
+    float full_px = 0.0f;          // the whole token's length in the font at full size
+    float type = 1.0f;             // the size it was drawn in, of the font: smaller to stay whole
+    Rect rect{};                   // where it was drawn (turned: its upright bounding box)
+};
+struct AxisLabelsInfo {            // a heatmap's row or column labels
+    bool present = false;          // the heatmap has labels on this axis at all
+    bool turned = false;           // columns at 90°
+    float room = 0.0f;             // the longest a label may be along its text, in pixels
+    bool note = false;             // none drawn, and a line says they are on hover
+    int hidden = 0;                // labels not drawn (no room); the others are in `labels`
+    std::vector<LabelInfo> labels;
+};
+// A number or a line holding one (a colour bar's tick, a card's "largest |difference|"),
+// with the font's line height: a rectangle taller than one line means it wrapped.
+struct FigureInfo {
+    std::string text;
+    Rect rect{};
+    float line_h = 0.0f;
+};
+
 struct HeatmapInfo {
     Rect rect{};                  // the heatmap's screen rectangle
     float cell_w = 0.0f, cell_h = 0.0f;
@@ -21,6 +47,10 @@ struct HeatmapInfo {
     std::vector<Rect> marked;     // a lesson step's outlined cells and rows on it
     // The block of cells drawn (the focus view zoomed in); 0 rows: all of them.
     int row0 = 0, col0 = 0, block_rows = 0, block_cols = 0;
+    float font_px = 0.0f;         // of its labels and values
+    AxisLabelsInfo row_labels{}, col_labels{};
+    std::vector<FigureInfo> figures{};  // its colour bar's ticks and notes
+    Rect view{};                  // the room its view gave it (focus: the pane below the bar)
 };
 // By stage name for the pipeline ("weights", "masked_scores", ...) and "heads/<k>"
 // for the per-head view: what a test needs to find a cell on screen.

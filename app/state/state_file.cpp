@@ -10,6 +10,23 @@ namespace app {
 
 namespace {
 
+nlohmann::json axis_json(const AxisLabelsInfo& a) {
+    nlohmann::json labels = nlohmann::json::array();
+    for (const LabelInfo& l : a.labels)
+        labels.push_back({{"text", l.text}, {"as", l.as}, {"hot", l.emphasised}, {"full_px", l.full_px},
+                          {"type", l.type}, {"rect", l.rect}});
+    return {{"present", a.present}, {"turned", a.turned}, {"room", a.room},
+            {"note", a.note},       {"hidden", a.hidden}, {"labels", labels}};
+}
+
+// What a heatmap's labels and figures look like: tests check that they read.
+nlohmann::json readable_json(const HeatmapInfo& h) {
+    nlohmann::json figures = nlohmann::json::array();
+    for (const FigureInfo& f : h.figures) figures.push_back({{"text", f.text}, {"rect", f.rect}, {"line_h", f.line_h}});
+    return {{"font_px", h.font_px}, {"rows", axis_json(h.row_labels)}, {"cols", axis_json(h.col_labels)},
+            {"figures", figures}};
+}
+
 nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport& report) {
     // The controls' values as a session file's "settings" (null: unset, e.g. d_out_v = d_out).
     nlohmann::json j = attn::settings_json(live.controls);
@@ -65,7 +82,9 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"visible", h.visible},
                           {"rows", h.rows},
                           {"cols", h.cols},
-                          {"block", {h.row0, h.col0, h.block_rows ? h.block_rows : h.rows, h.block_cols ? h.block_cols : h.cols}}};
+                          {"block", {h.row0, h.col0, h.block_rows ? h.block_rows : h.rows, h.block_cols ? h.block_cols : h.cols}},
+                          {"labels", readable_json(h)}};
+        if (h.view[2] > h.view[0]) heatmaps[name]["view"] = h.view;
     }
     j["heatmaps"] = heatmaps;
     // Presenter mode must keep what a lesson step points at on screen: tests check that

@@ -63,8 +63,10 @@ struct Card {
 float title_height(const std::vector<Card>& cards, float card_w, const DrawContext& ctx) {
     float title_h = 0.0f;
     ImGui::PushFont(ctx.fonts.heading);
-    for (const Card& card : cards)
-        title_h = std::max(title_h, ImGui::CalcTextSize(card.title.c_str(), nullptr, false, card_w - card_gap()).y);
+    for (const Card& card : cards) {
+        const float lines = static_cast<float>(wrap_lines(card.title, card_w - card_gap()).size());
+        title_h = std::max(title_h, lines * ImGui::GetTextLineHeight() + (lines - 1.0f) * ImGui::GetStyle().ItemSpacing.y);
+    }
     ImGui::PopFont();
     return title_h;
 }
@@ -148,19 +150,18 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
                                      ImGui::GetStyle().ItemSpacing.y);
             scroll_to.clear();
         }
-        // Titles and notes wrap at the card's width: text is never cut.
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w - card_gap());
+        // Titles wrap at the card's width, at spaces only: text is never cut, nor a number
+        // split; the note holds a number and keeps to one line.
         const float title_y = ImGui::GetCursorPosY();
         ImGui::PushFont(ctx.fonts.heading);
-        ImGui::TextUnformatted(card.title.c_str());
+        text_wrapped_at(card.title, ImGui::GetCursorPosX() + w - card_gap());
         ImGui::PopFont();
         if (fit)  // the matrices of a row level, whatever their titles' lines
             ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), title_y + title_height(cards, w, ctx) +
                                                                       ImGui::GetStyle().ItemSpacing.y));
-        const MatrixPlacement p = draw_matrix(req, ctx);
-        draw_legend(req.scale, p.max.x - p.min.x, ctx);
-        if (!card.note.empty()) ImGui::TextUnformatted(card.note.c_str());
-        ImGui::PopTextWrapPos();
+        MatrixPlacement p = draw_matrix(req, ctx);
+        p.figures = draw_legend(req.scale, p.max.x - p.min.x, ctx);
+        if (!card.note.empty()) p.figures.push_back(draw_figure(card.note, w - card_gap(), ctx));
         ImGui::EndGroup();
         if (p.hovered)
             ImGui::SetTooltip("row %d, column %d: %s", p.row + 1, p.col + 1,
@@ -254,9 +255,9 @@ void CompareView::draw_masking(LiveRun& live, const DrawContext& ctx, const Stag
                                HeatmapRegistry& shown) {
     if (masking_.stages.empty() || !live.run()) return;
     if (!fit_)
-        text_wrapped("Head %d. The book's first way zeroes the future after the softmax and renormalises each "
+        text_wrapped("%s. The book's first way zeroes the future after the softmax and renormalises each "
                      "row; the second sets future scores to −∞ before it. Same colour scale 0 to 1.",
-                     for_head_ + 1);
+                     head_name(*live.run(), for_head_).c_str());
     std::vector<Card> cards;
     for (const attn::Stage& s : masking_.stages) {
         const bool diff = s.name == "difference";
@@ -313,7 +314,8 @@ void CompareView::draw_pair(ViewState& c, LiveRun& live, const DrawContext& ctx,
     }
     const bool head_stage = !a.trace.model.find(c.compare_stage) && c.compare_stage != "output";
     const size_t d = head_stage ? static_cast<size_t>(std::clamp(head, 0, static_cast<int>(diff.stages.size()) - 1)) : 0;
-    if (head_stage && !fit_) ImGui::Text("Head %d; left and right share one colour scale.", head + 1);
+    if (head_stage && !fit_)
+        text_wrapped("%s; left and right share one colour scale.", head_name(a, head).c_str());
     const ColorScale scale = shared_scale(*sa, *sb);
     // As in the pipeline: a weight the mask zeroed is drawn as masked, not as a 0.
     const auto mask_of = [&](const attn::Run& r, const attn::Stage& s) -> const attn::Matrix* {

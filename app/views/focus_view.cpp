@@ -74,6 +74,7 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     // spare); the labels take what the footprint at full size says they take.
     const float legend_w = kLegendMinWidth * ctx.ui_scale + ImGui::GetStyle().ItemSpacing.x * 2.0f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 view = ImGui::GetCursorScreenPos();
     // The highlight frame drawn outside the heatmap, and the spacing Dear ImGui keeps
     // below the last item of the pane.
     const float frame = 8.0f * ctx.ui_scale + ImGui::GetStyle().ItemSpacing.y * 2.0f;
@@ -86,6 +87,15 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
                               std::max(avail.y - frame - (whole.y - heat.y), 16.0f));
     }
     req.text_font = readable_font(req, ctx);  // for the cells as finally sized
+    // Turned column labels are as tall as the tokens are long, and only cells a line wide
+    // turn them: shrink by what still overflows until the whole fits.
+    for (int pass = 0; pass < 6; ++pass) {
+        const ImVec2 whole = matrix_footprint(req, ctx);
+        const float over_x = whole.x - (avail.x - legend_w - frame), over_y = whole.y - (avail.y - frame);
+        if (over_x <= 0.5f && over_y <= 0.5f) break;
+        req.max_size = ImVec2(std::max(req.max_size.x - std::max(over_x, 0.0f), 16.0f),
+                              std::max(req.max_size.y - std::max(over_y, 0.0f), 16.0f));
+    }
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPos().x + frame * 0.5f, ImGui::GetCursorPos().y + frame * 0.5f));
     ImGui::BeginGroup();
     MatrixPlacement p = draw_matrix(req, ctx);
@@ -94,7 +104,7 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 2.0f);
     ImGui::BeginGroup();
     ImGui::Dummy(ImVec2(0.0f, p.min.y - ImGui::GetCursorScreenPos().y));  // level with the heatmap's top
-    draw_legend(req.scale, kLegendMinWidth * ctx.ui_scale, ctx);
+    p.figures = draw_legend(req.scale, kLegendMinWidth * ctx.ui_scale, ctx);
     ImGui::EndGroup();
     cell_tooltip(run, card, p, ctx);
     record(shown, s.name, p, s.value);
@@ -104,6 +114,7 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     info.col0 = static_cast<int>(b.col0);
     info.block_rows = static_cast<int>(b.rows);
     info.block_cols = static_cast<int>(b.cols);
+    info.view = {view.x, view.y, view.x + avail.x, view.y + avail.y};
     return clicked;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/matrix_labels.h"
 #include "views/stage_labels.h"
 #include "graphics/ui_colors.h"
 
@@ -10,25 +11,8 @@ namespace app {
 
 namespace {
 
-constexpr float kMaxRowLabelPx = 110.0f;  // at 1x; longer tokens are cut with "…"
-
 // One right-click menu is open at a time, so one pending request is enough.
 std::optional<MatrixExportRequest> pending_export;
-
-// The text cut to fit `width` pixels, ending in "…" when cut.
-std::string fit(const std::string& text, float width) {
-    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-    std::string cut = text;
-    while (!cut.empty()) {
-        // Drop the last whole UTF-8 character: its continuation bytes (10xxxxxx), then its
-        // lead byte. (Leaving the lead byte drew "?" for GPT-2's "␣Congress", cut in "␣".)
-        while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
-        if (!cut.empty()) cut.pop_back();
-        const std::string shown = cut + "…";
-        if (ImGui::CalcTextSize(shown.c_str()).x <= width) return shown;
-    }
-    return "";
-}
 
 // The width a cell needs for its number in the current font: the widest of the
 // colour scale's ends, which bound the values ("0.38" for weights, "−0.45" signed).
@@ -43,9 +27,9 @@ float value_width(const MatrixRequest& req) {
 struct Layout {
     ImVec2 heat;          // heatmap size
     ImVec2 cell;
+    AxisPlan rows, cols;  // the labels' room and form
     float row_label_w = 0.0f;
     float col_label_h = 0.0f;
-    float label_gap = 0.0f;  // between a row label and the cells
 };
 
 Layout layout_of(const MatrixRequest& req, const DrawContext& ctx) {
@@ -56,38 +40,12 @@ Layout layout_of(const MatrixRequest& req, const DrawContext& ctx) {
     l.heat = heatmap_size(rows, cols, req.max_size, req.max_cell * ctx.ui_scale,
                           req.widen_for_values ? value_width(req) : 0.0f, req.whole_pixel_cells);
     l.cell = ImVec2(l.heat.x / static_cast<float>(cols), l.heat.y / static_cast<float>(rows));
-    const float line = ImGui::GetTextLineHeight();
-    if (req.row_labels && l.cell.y >= line * 0.9f) {
-        float widest = 0.0f;
-        for (const std::string& s : *req.row_labels) widest = std::max(widest, ImGui::CalcTextSize(s.c_str()).x);
-        l.label_gap = 6.0f * ctx.ui_scale;
-        l.row_label_w = std::min(widest, kMaxRowLabelPx * ctx.ui_scale) + l.label_gap;
-    }
-    if (req.col_labels && l.cell.x >= ImGui::CalcTextSize("00").x) l.col_label_h = line + 2.0f;
+    l.rows = plan_row_labels(req.row_labels, l.cell.y, l.heat.x, ctx.ui_scale);
+    l.cols = plan_col_labels(req.col_labels, l.cell.x, l.heat.x, l.heat.y, ctx.ui_scale);
+    l.row_label_w = l.rows.band;
+    l.col_label_h = l.cols.band;
     ImGui::PopFont();
     return l;
-}
-
-void draw_labels(const MatrixRequest& req, const Layout& l, ImVec2 origin, const MatrixPlacement& p,
-                 ImDrawList* dl) {
-    const ImU32 normal = IM_COL32(0, 0, 0, 255);
-    const ImU32 hot = ui_color32(ui_colors().hot_label);
-    const float line = ImGui::GetTextLineHeight();
-    if (l.row_label_w > 0.0f)
-        for (size_t r = 0; r < req.row_labels->size(); ++r) {
-            const std::string s = fit((*req.row_labels)[r], l.row_label_w - l.label_gap);
-            const float w = ImGui::CalcTextSize(s.c_str()).x;
-            const float y = origin.y + l.col_label_h + l.cell.y * (static_cast<float>(r) + 0.5f) - line * 0.5f;
-            dl->AddText(ImVec2(origin.x + l.row_label_w - l.label_gap - w, y),
-                        static_cast<int>(r) == p.row ? hot : normal, s.c_str());
-        }
-    if (l.col_label_h > 0.0f)
-        for (size_t c = 0; c < req.col_labels->size(); ++c) {
-            const std::string s = fit((*req.col_labels)[c], l.cell.x - 2.0f);
-            const float w = ImGui::CalcTextSize(s.c_str()).x;
-            const float x = origin.x + l.row_label_w + l.cell.x * (static_cast<float>(c) + 0.5f) - w * 0.5f;
-            dl->AddText(ImVec2(x, origin.y), static_cast<int>(c) == p.col ? hot : normal, s.c_str());
-        }
 }
 
 // Numbers inside the cells, black or white for contrast, only when they fit.
@@ -229,7 +187,19 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     }
 
     ImGui::PushFont(req.text_font ? req.text_font : ctx.fonts.small);
-    draw_labels(req, l, origin, p, dl);
+    LabelPlace at;
+    at.rows = req.row_labels;
+    at.cols = req.col_labels;
+    at.row_plan = l.rows;
+    at.col_plan = l.cols;
+    at.heat_min = p.min;
+    at.cell = l.cell;
+    at.gap = 6.0f * ctx.ui_scale;
+    at.hot_row = p.row;
+    at.hot_col = p.col;
+    at.marks = req.marks;
+    draw_axis_labels(at, dl, p.row_labels, p.col_labels);
+    p.font_px = ImGui::GetFontSize();
     p.values_rounded = draw_values(req, p, ctx, dl);
     ImGui::PopFont();
     if (p.hovered) {
@@ -248,56 +218,10 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     return p;
 }
 
-void draw_legend(const ColorScale& scale, float width, const DrawContext& ctx) {
-    ImGui::PushFont(ctx.fonts.small);
-    const float s = ctx.ui_scale;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    if (scale.mode == ColorMode::Mask) {
-        // Two swatches drawn by the same shader as the cells.
-        static const attn::Matrix masked = attn::Matrix::Constant(1, 1, 1.0f);
-        static const attn::Matrix kept = attn::Matrix::Constant(1, 1, 0.0f);
-        const ImVec2 sw(18.0f * s, 14.0f * s);
-        for (int i = 0; i < 2; ++i) {
-            Heatmap& h = ctx.cache.get(i == 0 ? "legend/masked" : "legend/kept");
-            h.set_values(i == 0 ? masked : kept, 0);
-            ImGui::Image(h.texture(ctx.painter, static_cast<int>(sw.x), static_cast<int>(sw.y), scale, 0.0f), sw);
-            dl->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), IM_COL32(0, 0, 0, 120));
-            ImGui::SameLine();
-            ImGui::TextUnformatted(i == 0 ? "masked (1)" : "visible (0)");
-            if (i == 0) ImGui::SameLine();
-        }
-        ImGui::PopFont();
-        return;
-    }
-    // The bar is a 1 x 256 matrix running over the map's whole domain, coloured by the
-    // shader; the labels say which values its ends stand for.
-    static const attn::Matrix unit_ramp = attn::Matrix(attn::RowVector::LinSpaced(256, 0.0f, 1.0f));
-    static const attn::Matrix signed_ramp = attn::Matrix(attn::RowVector::LinSpaced(256, -1.0f, 1.0f));
-    const bool diverging = scale.mode == ColorMode::Diverging;
-    Heatmap& bar = ctx.cache.get(diverging ? "legend/diverging" : "legend/sequential");
-    bar.set_values(diverging ? signed_ramp : unit_ramp, 0);
-    const ColorScale unit = diverging ? ColorScale{ColorMode::Diverging, -1.0f, 1.0f} : ColorScale{};
-    const ImVec2 size(std::max(width, kLegendMinWidth * s), 12.0f * s);
-    ImGui::Image(bar.texture(ctx.painter, static_cast<int>(size.x), static_cast<int>(size.y), unit, 0.0f), size);
-    const ImVec2 a = ImGui::GetItemRectMin();
-    dl->AddRect(a, ImGui::GetItemRectMax(), IM_COL32(0, 0, 0, 120));
-    const std::string lo = format_value(scale.lo, 2), hi = format_value(scale.hi, 2);
-    ImGui::TextUnformatted(lo.c_str());
-    const float hi_w = ImGui::CalcTextSize(hi.c_str()).x;
-    ImGui::SameLine(0, 0);
-    ImGui::SetCursorScreenPos(ImVec2(a.x + size.x - hi_w, ImGui::GetCursorScreenPos().y));
-    ImGui::TextUnformatted(hi.c_str());
-    if (diverging) {
-        const float zero_w = ImGui::CalcTextSize("0").x;
-        dl->AddText(ImVec2(a.x + size.x * 0.5f - zero_w * 0.5f, ImGui::GetItemRectMin().y), IM_COL32(0, 0, 0, 255),
-                    "0");
-    }
-    ImGui::PopFont();
-}
-
 HeatmapInfo heatmap_info(const MatrixPlacement& p, const attn::Matrix& m) {
     return {{p.min.x, p.min.y, p.max.x, p.max.y}, p.cell.x, p.cell.y, p.visible, p.hovered, p.row, p.col,
-            static_cast<int>(m.rows()), static_cast<int>(m.cols()), p.marked};
+            static_cast<int>(m.rows()), static_cast<int>(m.cols()), p.marked, 0, 0, 0, 0, p.font_px,
+            p.row_labels, p.col_labels, p.figures, Rect{}};
 }
 
 }  // namespace app

@@ -63,6 +63,9 @@ struct MatrixPlacement {
     bool clicked = false;
     bool values_rounded = false;  // numbers were drawn (rounded to 2 decimals)
     std::vector<Rect> marked;     // the screen rectangles of the lesson's cells and rows outlined
+    float font_px = 0.0f;         // of the labels and values
+    AxisLabelsInfo row_labels, col_labels;  // what was drawn of them, and where
+    std::vector<FigureInfo> figures;        // its legend's ticks and notes, added by the view
 };
 
 // What the state file reports of a heatmap drawn at `p`.
@@ -84,6 +87,10 @@ ImFont* readable_font(const MatrixRequest& req, const DrawContext& ctx);
 MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx);
 // Legends are at least this wide (at 1x) so that their range labels never overlap.
 constexpr float kLegendMinWidth = 160.0f;
-void draw_legend(const ColorScale& scale, float width, const DrawContext& ctx);
+// The colour bar and its ticks (never wrapped), `width` wide; returns the ticks drawn.
+std::vector<FigureInfo> draw_legend(const ColorScale& scale, float width, const DrawContext& ctx);
+// A line of text that holds a number ("largest |difference| = 5.96e-08"), never broken
+// over lines: in the small font, and smaller still when `width` is narrower than it.
+FigureInfo draw_figure(const std::string& text, float width, const DrawContext& ctx);
 
 }  // namespace app

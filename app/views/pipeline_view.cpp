@@ -264,16 +264,14 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
                                      0.0f);
             scroll_to.clear();
         }
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
         ImGui::PushFont(ctx.fonts.heading);
-        ImGui::TextUnformatted(heading.c_str());
+        text_wrapped_at(heading, ImGui::GetCursorPosX() + w);
         ImGui::PopFont();
-        ImGui::PopTextWrapPos();
         ImGui::PushFont(ctx.fonts.small);
         ImGui::TextDisabled("%d × %d", static_cast<int>(s.value.rows()), static_cast<int>(s.value.cols()));
         ImGui::PopFont();
-        const MatrixPlacement p = draw_matrix(req, ctx);
-        draw_legend(req.scale, p.max.x - p.min.x, ctx);
+        MatrixPlacement p = draw_matrix(req, ctx);
+        p.figures = draw_legend(req.scale, p.max.x - p.min.x, ctx);
         ImGui::EndGroup();
         if (ImGui::IsItemHovered() && !p.hovered && !stage_explanation(s.name).empty())
             ImGui::SetTooltip("%s", stage_explanation(s.name).c_str());

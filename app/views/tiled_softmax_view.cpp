@@ -75,7 +75,7 @@ void TiledSoftmaxView::draw(const attn::Run& run, uint64_t run_version, int head
     r.shown = true;
     r.error = error_;
     ImGui::PushFont(ctx.fonts.heading);
-    text_wrapped("Tiled, online softmax: how FlashAttention computes head %d", head + 1);
+    text_wrapped("Tiled, online softmax: how FlashAttention computes %s", head_name(run, head).c_str());
     ImGui::PopFont();
     text_wrapped("The keys are taken a tile at a time. Each row keeps its largest score so far (m), the sum of "
                  "exp(score − m) (l) and a running output O. When a tile raises m, what was summed is scaled "
