@@ -10,7 +10,7 @@
 
 #include "graphics/fonts.h"
 #include "graphics/heatmap.h"
-#include "panels/classroom_mode.h"
+#include "panels/app_panels.h"
 #include "state/app_options.h"
 #include "state/frame_report.h"
 #include "state/live_run.h"
@@ -61,7 +61,7 @@ private:
     HeatmapCache cache_;
     ViewMemo memo_;
     LiveRun live_;
-    ClassroomMode classroom_;
+    AppPanels classroom_;
     TestHarness harness_;
     FrameReport report_;
     uint64_t shown_version_ = 0;  // the run the last frame drawn showed

@@ -4,7 +4,7 @@
 
 #include "graphics/screenshot.h"
 #include "imgui.h"
-#include "panels/classroom_mode.h"
+#include "panels/app_panels.h"
 #include "platform/platform.h"
 #include "state/live_run.h"
 
@@ -49,7 +49,7 @@ bool TestHarness::after_render(GLFWwindow* window, int fb_w, int fb_h, bool sett
 
 void TestHarness::after_swap(GLFWwindow* window, const LiveRun& live, uint64_t shown_version, bool settled,
                              bool layout_changing, float ui_scale, const FrameReport& report,
-                             const ClassroomMode& classroom) {
+                             const AppPanels& panels) {
     if (bench_.active()) {
         if (bench_.wants_change() || change_pending_) {
             if (change_pending_ && live.run_version() != shown_version && settled) {
@@ -75,13 +75,13 @@ void TestHarness::after_swap(GLFWwindow* window, const LiveRun& live, uint64_t s
         --layout_frames_left_;
         glfwPostEmptyEvent();  // draw those frames now
     } else if (state_) {
-        state_->update(live, ui_scale, report, classroom.state(live));
+        state_->update(live, ui_scale, report, panels.state(live));
     }
 }
 
 void TestHarness::at_exit(const LiveRun& live, float ui_scale, const FrameReport& report,
-                          const ClassroomMode& classroom) {
-    if (state_) state_->update(live, ui_scale, report, classroom.state(live), true);
+                          const AppPanels& panels) {
+    if (state_) state_->update(live, ui_scale, report, panels.state(live), true);
 }
 
 }  // namespace app

@@ -17,7 +17,7 @@ struct GLFWwindow;
 namespace app {
 
 class LiveRun;
-class ClassroomMode;
+class AppPanels;
 
 class TestHarness {
 public:
@@ -36,9 +36,9 @@ public:
     // is the run the frame before this one showed; `layout_changing` skips the state of
     // a frame whose layout the next ones replace (a click there would miss).
     void after_swap(GLFWwindow* window, const LiveRun& live, uint64_t shown_version, bool settled,
-                    bool layout_changing, float ui_scale, const FrameReport& report, const ClassroomMode& classroom);
+                    bool layout_changing, float ui_scale, const FrameReport& report, const AppPanels& panels);
     // When the window closes: the last state, written whether or not it changed.
-    void at_exit(const LiveRun& live, float ui_scale, const FrameReport& report, const ClassroomMode& classroom);
+    void at_exit(const LiveRun& live, float ui_scale, const FrameReport& report, const AppPanels& panels);
 
 private:
     std::optional<std::string> screenshot_;

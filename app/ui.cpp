@@ -53,11 +53,11 @@ void pick_next_position(LiveRun& live, const attn::Run& run, const DrawContext& 
 
 // A GPT model's run: the layer x head grid and the next tokens, then the shown head's
 // pipeline as the chapter 3 module's (the run on screen is that layer's attention).
-void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
+void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run& run = *live.run();
     const attn::ModelRun& m = *run.model;
     const attn::GptConfig& cfg = m.model.model->cfg;
-    ViewState& c = cm.classroom;
+    ViewState& c = panels.classroom;
     const int head = live.shown_head();
     if (!c.focus) {
         text_wrapped("%s · %d layers x %d heads · d_model %d · %s · %zu of %d tokens · computed in %.1f ms",
@@ -107,7 +107,7 @@ void model(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& m
     draw_pipeline(run, head, ctx, memo, live.scroll_to_stage, report.heatmaps, step ? &marks : nullptr);
 }
 
-void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
+void view(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run* run = live.run();
     if (live.computing())
         ImGui::TextColored(ui_color(ui_colors().busy), "%s", live.activity().c_str());
@@ -120,8 +120,8 @@ void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& me
         text_wrapped("Cannot compute: %s. Showing the last settings that worked.", live.error().c_str());
         ImGui::PopStyleColor();
     }
-    ViewState& c = cm.classroom;
-    if (run->model) return model(live, cm, ctx, memo, report);
+    ViewState& c = panels.classroom;
+    if (run->model) return model(live, panels, ctx, memo, report);
     if (!c.focus) {  // focus folds away what the stage on screen does not need
         run_summary(live, *run);
         const attn::Settings& shown = live.run_settings();
@@ -129,18 +129,18 @@ void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& me
         if (run->tokens2)
             draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx,
                              report.chips);
-        cm.data_sampler.draw(*run, live.run_version(), ctx, report.widgets, report.window);
+        panels.data_sampler.draw(*run, live.run_version(), ctx, report.widgets, report.window);
         ImGui::Separator();
     }
     // Focus keeps the tab it is on without the tab bar (F brings it back).
     const ViewTab tab = c.focus ? c.tab : draw_view_tabs(c, report.widgets);
     const attn::LessonStep* step = current_step(c);
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
-    if (tab == ViewTab::Compare) return cm.compare.draw(c, live, ctx, step ? &marks : nullptr, report.heatmaps);
+    if (tab == ViewTab::Compare) return panels.compare.draw(c, live, ctx, step ? &marks : nullptr, report.heatmaps);
     if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx, report.widgets);
     const int head = live.shown_head();  // a head of `run`, whatever was asked for
-    if (tab == ViewTab::KvCache) return cm.kv_cache.draw(*run, live.run_settings(), live.run_version(), head, ctx, report);
-    if (tab == ViewTab::Tiled) return cm.tiled.draw(*run, live.run_version(), head, ctx, report);
+    if (tab == ViewTab::KvCache) return panels.kv_cache.draw(*run, live.run_settings(), live.run_version(), head, ctx, report);
+    if (tab == ViewTab::Tiled) return panels.tiled.draw(*run, live.run_version(), head, ctx, report);
     if (c.focus) {
         // A lesson step (or --show-stage) names the stage to show: the view follows it.
         if (!live.scroll_to_stage.empty()) c.focus_stage = std::exchange(live.scroll_to_stage, std::string());
@@ -165,14 +165,14 @@ void view(LiveRun& live, ClassroomMode& cm, const DrawContext& ctx, ViewMemo& me
 }  // namespace
 
 void draw_window(LiveRun& live, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,
-                 ClassroomMode& cm) {
+                 AppPanels& panels) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);
     ImGui::Begin("attnscope", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground);
-    if (!cm.classroom.presenter) {  // presenter mode hides the controls
+    if (!panels.classroom.presenter) {  // presenter mode hides the controls
         const float panel = std::min(330.0f * ctx.ui_scale, vp->WorkSize.x * 0.4f);
         ImGui::BeginChild("controls", ImVec2(panel, 0.0f), true);
         draw_controls(live, ui_scale, ctx.fonts, report.widgets);
@@ -181,11 +181,11 @@ void draw_window(LiveRun& live, float& ui_scale, const DrawContext& ctx, ViewMem
     }
     // The lesson bar stays put while the view below it scrolls to the step's stage.
     ImGui::BeginGroup();
-    draw_lesson_bar(live, cm.classroom, cm.step_text, ctx);
+    draw_lesson_bar(live, panels.classroom, panels.step_text, ctx);
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
     const ImRect seen = ImGui::GetCurrentWindow()->InnerClipRect;  // inside the borders and scroll bars
     report.viewport = {seen.Min.x, seen.Min.y, seen.Max.x, seen.Max.y};
-    view(live, cm, ctx, memo, report);
+    view(live, panels, ctx, memo, report);
     ImGui::EndChild();
     ImGui::EndGroup();
     ImGui::End();

@@ -1,7 +1,7 @@
 #pragma once
 // The whole window, drawn once a frame: controls on the left, the run on the right
 // (tokens, every head, the selected head's pipeline).
-#include "panels/classroom_mode.h"
+#include "panels/app_panels.h"
 #include "panels/controls.h"
 #include "views/pipeline_view.h"
 #include "views/data_sampler_view.h"
@@ -11,6 +11,6 @@
 namespace app {
 
 void draw_window(LiveRun& live, float& ui_scale, const DrawContext& ctx, ViewMemo& memo, FrameReport& report,
-                 ClassroomMode& classroom);
+                 AppPanels& panels);
 
 }  // namespace app

@@ -62,7 +62,7 @@ const std::vector<ColorTheme>& color_themes();
 const ColorTheme* find_theme(const std::string& name);  // null when unknown
 
 // The theme the window is drawn with (the first, "default", until one is set); the app
-// sets it every frame from the View menu's choice (classroom_mode.cpp).
+// sets it every frame from the View menu's choice (app_panels.cpp).
 const ColorTheme& current_theme();
 void set_current_theme(const ColorTheme& theme);  // one of color_themes()
 const UiColors& ui_colors();                       // current_theme().ui

@@ -19,7 +19,7 @@ public:
     // `publish` gets the JSON text whenever it changed (the app's: platform::publish_state).
     explicit StateFile(std::function<void(const std::string&)> publish) : publish_(std::move(publish)) {}
     // Writes unless the state equals what was written last; `force` writes anyway.
-    // `classroom` holds classroom mode's entries (ClassroomMode::state), merged in.
+    // `classroom` holds the panels' entries (AppPanels::state), merged in.
     void update(const LiveRun& live, float ui_scale, const FrameReport& report, const nlohmann::json& classroom,
                 bool force = false);
 

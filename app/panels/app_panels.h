@@ -1,7 +1,9 @@
 #pragma once
-// Classroom mode as the main loop sees it: lessons, presenter mode, the colour theme,
-// comparisons, the head view, exports and sessions, with the hooks each frame needs
-// (before drawing, after drawing, after rendering) and the flags that script them.
+// The panels around the pipeline as the frame sees them: the menus and dialogs, exports
+// and sessions, lessons and their tour, presenter mode, the colour theme, the view tabs
+// (compare, the data sampler, the KV cache, tiled softmax), window screenshots, with the
+// hooks each frame needs (before drawing, after drawing, after rendering) and the flags
+// that script them.
 #include <array>
 #include <functional>
 #include <optional>
@@ -24,9 +26,9 @@ struct GLFWwindow;
 
 namespace app {
 
-class ClassroomMode {
+class AppPanels {
 public:
-    ClassroomMode(const AppOptions& options, std::function<void()> wake);
+    AppPanels(const AppOptions& options, std::function<void()> wake);
 
     // Applies the classroom flags. Returns a one-line error for a bad --lesson (the
     // app then exits 2, as for any bad flag).

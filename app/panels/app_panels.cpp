@@ -1,4 +1,4 @@
-#include "panels/classroom_mode.h"
+#include "panels/app_panels.h"
 
 #include <filesystem>
 
@@ -29,12 +29,12 @@ nlohmann::json outcome_json(const std::optional<FileOutcome>& o) {
 
 }  // namespace
 
-ClassroomMode::ClassroomMode(const AppOptions& options, std::function<void()> wake)
+AppPanels::AppPanels(const AppOptions& options, std::function<void()> wake)
     : compare(std::move(wake)), options_(options) {
     classroom.library = attn::load_lessons(attn::lessons_dir());
 }
 
-std::string ClassroomMode::start(LiveRun& live, float& ui_scale) {
+std::string AppPanels::start(LiveRun& live, float& ui_scale) {
     ViewState& c = classroom;
     c.theme = options_.colormap;
     c.presenter = options_.presenter;
@@ -61,7 +61,7 @@ std::string ClassroomMode::start(LiveRun& live, float& ui_scale) {
     return "";
 }
 
-void ClassroomMode::before_draw(LiveRun& live, float& ui_scale, HeatmapPainter& painter, WidgetRects& widgets,
+void AppPanels::before_draw(LiveRun& live, float& ui_scale, HeatmapPainter& painter, WidgetRects& widgets,
                                 bool& quit) {
     AppContext app{live, classroom, ui_scale, painter};
     handle_shortcuts(app, dialog_);
@@ -78,7 +78,7 @@ void ClassroomMode::before_draw(LiveRun& live, float& ui_scale, HeatmapPainter& 
     compare.update(classroom, live);
 }
 
-void ClassroomMode::after_draw(LiveRun& live, float& ui_scale, const HeatmapPainter& painter,
+void AppPanels::after_draw(LiveRun& live, float& ui_scale, const HeatmapPainter& painter,
                                const DrawContext& ctx) {
     AppContext app{live, classroom, ui_scale, painter};
     if (std::optional<MatrixExportRequest> m = take_matrix_export()) dialog_.open(FileAction::Matrix, std::move(m));
@@ -86,7 +86,7 @@ void ClassroomMode::after_draw(LiveRun& live, float& ui_scale, const HeatmapPain
     draw_help_overlay(classroom, ctx);
 }
 
-void ClassroomMode::after_render(GLFWwindow* window, LiveRun& live, float& ui_scale, const HeatmapPainter& painter,
+void AppPanels::after_render(GLFWwindow* window, LiveRun& live, float& ui_scale, const HeatmapPainter& painter,
                                  int fb_width, int fb_height, bool settled) {
     framebuffer_ = {fb_width, fb_height};
     // A PNG asked for from the menu is written a frame later, without the menu on it.
@@ -116,14 +116,14 @@ void ClassroomMode::after_render(GLFWwindow* window, LiveRun& live, float& ui_sc
     if (window_changed_) classroom.focus = classroom.presenter;
 }
 
-void ClassroomMode::enter_tour_step(LiveRun& live) {
+void AppPanels::enter_tour_step(LiveRun& live) {
     enter_step(classroom, live, tour_lesson_, tour_step_);
     tour_version_ = live.run_version();
     tour_frames_ = 0;
     tour_started_ = glfwGetTime();
 }
 
-void ClassroomMode::tour_frame(LiveRun& live, int fb_width, int fb_height, bool settled) {
+void AppPanels::tour_frame(LiveRun& live, int fb_width, int fb_height, bool settled) {
     const bool arrived = live.run_version() != tour_version_ || !live.error().empty();
     const bool timed_out = glfwGetTime() - tour_started_ > kTourStepTimeout;
     if (!timed_out && !(settled && arrived && !busy() && ++tour_frames_ >= kTourSettleFrames)) return;
@@ -156,7 +156,7 @@ void ClassroomMode::tour_frame(LiveRun& live, int fb_width, int fb_height, bool 
     tour_done_ = true;
 }
 
-nlohmann::json ClassroomMode::state(const LiveRun& live) const {
+nlohmann::json AppPanels::state(const LiveRun& live) const {
     const ViewState& c = classroom;
     nlohmann::json j;
     nlohmann::json lesson = nullptr;
