@@ -15,7 +15,6 @@ void build_cross(AttentionModule&, TorchGenerator&);
 void cross(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 void build_gqa(AttentionModule&, TorchGenerator&);
 void gqa(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
-void swa(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 void build_mla(AttentionModule&, TorchGenerator&);
 void mla(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 
@@ -54,7 +53,7 @@ const std::vector<VariantInfo> kVariants = {
         true,  K::Groups, true,  "GroupedQueryAttention",     build_gqa,          gqa},
     {Variant::Swa,        "swa",         "ch4+", "sliding-window (SWA)",      "a split of d_out",
         true,  true,  false,  true,  true,   false, false,      true, false,    false, true,  false, true,
-        true,  K::Heads,  true,  "MultiHeadAttentionWithSWA", build_mha,          swa},
+        true,  K::Heads,  true,  "MultiHeadAttentionWithSWA", build_mha,          mha},  // the window: its column
     {Variant::Mla,        "mla",         "ch4+", "multi-head latent (MLA)",   "a split of d_out",
         true,  true,  false,  true,  true,   false, false,      true, false,    false, false, true,  true,
         true,  K::Latent, true,  "MultiHeadLatentAttention",  build_mla,          mla},

@@ -1,5 +1,7 @@
 // MultiHeadAttention with weight splits (3.6.2): one projection each for queries, keys
-// and values, split into heads; then out_proj.
+// and values, split into heads; then out_proj. MultiHeadAttentionWithSWA (ch04/06_swa)
+// is the same forward: its row's window column makes attend_split_heads hide the keys W
+// or more tokens back (query i sees keys i - W + 1 .. i), and its cache keeps the last W.
 #include "attention/variants/weight_split.h"
 
 namespace attn {
