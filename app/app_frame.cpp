@@ -69,7 +69,9 @@ bool AppFrame::frame() {
     close_popups_on_escape();
     report_.popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     harness_.change_a_control(live_);
-    asked |= update_run();  // a control changed this frame starts its recompute now
+    // A control changed this frame starts its recompute now (the run is taken, and the
+    // page's worker computes, once a frame: at its start).
+    asked |= update_run(/*take=*/false);
     ImGui::Render();
     cache_.end_frame();
     // This frame shows the run from before the change. Drawing it would take the cores
@@ -102,13 +104,13 @@ bool AppFrame::frame() {
     return live_.computing();
 }
 
-bool AppFrame::update_run() {
+bool AppFrame::update_run(bool take) {
     // A model whose files are still downloading (the browser page's shipped model) is not
     // asked for until they are here.
     std::string download_error;
     std::string downloading = platform::fetch_model(live_.controls.model, download_error);
     live_.files_pending(std::move(downloading), std::move(download_error));
-    return live_.update();
+    return live_.update(take);
 }
 
 const std::string& AppFrame::link() {

@@ -44,7 +44,8 @@ public:
     const std::string& link();
 
 private:
-    bool update_run();  // LiveRun::update once the run's files are here; true when it asked
+    // LiveRun::update once the run's files are here; true when it asked. `take`: as LiveRun::update's.
+    bool update_run(bool take = true);
 
     // What a link says besides the controls: the head shown and the classroom's view.
     using LinkKey = std::tuple<int, int, int, bool, bool, std::string, ViewTab, std::optional<attn::ComparisonKind>>;
