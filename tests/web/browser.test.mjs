@@ -73,6 +73,7 @@ async function framesPass(n = 2) {
     await page.waitForFunction(`window.attnscopeState.frame >= ${f + n}`, {timeout: HANG_MS, polling: 20});
 }
 async function centre(widget) {
+    await framesPass();  // a popup's first frame may place it before its size is known
     const r = (await state()).widgets[widget];
     return [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2];
 }
@@ -224,6 +225,7 @@ check("frames kept coming while it ran, each with its progress", seen.length >= 
 // the dialog still open.
 const checkpoint = path.join(path.dirname(siteDir), "..", "tests", "golden", "checkpoints", "f32-config");
 async function chooseInDialog(...files) {
+    await framesPass();  // a popup's first frame may place it before its size is known
     const r = (await state()).dialog.choose;
     const [chooser] = await Promise.all([page.waitForFileChooser({timeout: HANG_MS}),
                                          page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)]);
