@@ -81,6 +81,7 @@ bool AppFrame::frame() {
     // that finished.
     if (asked && live_.run_version() == shown_version_ && live_.wait_for_run(kFrameBudget)) {
         release_held_keys(window_);  // this frame saw them down
+        drew_ = false;
         return true;
     }
 
@@ -100,6 +101,7 @@ bool AppFrame::frame() {
     const bool layout_changing = classroom_.window_changed() || ui_scale_ != fonts_.scale();
     harness_.after_swap(window_, live_, shown_version_, settled, layout_changing, ui_scale_, report_, classroom_);
     shown_version_ = live_.run_version();
+    drew_ = true;
     release_held_keys(window_);  // this frame saw them down
     return live_.computing();
 }
