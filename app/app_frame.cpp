@@ -69,7 +69,9 @@ bool AppFrame::frame() {
     close_popups_on_escape();
     report_.popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     harness_.change_a_control(live_);
-    asked |= update_run();  // a control changed this frame starts its recompute now
+    // A control changed this frame starts its recompute now (the run is taken, and the
+    // page's worker computes, once a frame: at its start).
+    asked |= update_run(/*take=*/false);
     ImGui::Render();
     cache_.end_frame();
     // This frame shows the run from before the change. Drawing it would take the cores
@@ -79,6 +81,7 @@ bool AppFrame::frame() {
     // that finished.
     if (asked && live_.run_version() == shown_version_ && live_.wait_for_run(kFrameBudget)) {
         release_held_keys(window_);  // this frame saw them down
+        drew_ = false;
         return true;
     }
 
@@ -98,17 +101,18 @@ bool AppFrame::frame() {
     const bool layout_changing = classroom_.window_changed() || ui_scale_ != fonts_.scale();
     harness_.after_swap(window_, live_, shown_version_, settled, layout_changing, ui_scale_, report_, classroom_);
     shown_version_ = live_.run_version();
+    drew_ = true;
     release_held_keys(window_);  // this frame saw them down
     return live_.computing();
 }
 
-bool AppFrame::update_run() {
+bool AppFrame::update_run(bool take) {
     // A model whose files are still downloading (the browser page's shipped model) is not
     // asked for until they are here.
     std::string download_error;
     std::string downloading = platform::fetch_model(live_.controls.model, download_error);
     live_.files_pending(std::move(downloading), std::move(download_error));
-    return live_.update();
+    return live_.update(take);
 }
 
 const std::string& AppFrame::link() {

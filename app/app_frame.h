@@ -34,6 +34,8 @@ public:
     // One frame. Returns true when the next frames should follow at once rather than
     // wait for input: a recompute is running, or this frame was held back for one.
     bool frame();
+    // Whether the last frame() drew (not held back for a recompute): the frames a user sees.
+    bool drew() const { return drew_; }
     // When the window closes: the last state file; the program's exit code.
     int finish();
     // Why the frame is not ready: the one line printed (a missing shader, a bad --lesson).
@@ -44,7 +46,8 @@ public:
     const std::string& link();
 
 private:
-    bool update_run();  // LiveRun::update once the run's files are here; true when it asked
+    // LiveRun::update once the run's files are here; true when it asked. `take`: as LiveRun::update's.
+    bool update_run(bool take = true);
 
     // What a link says besides the controls: the head shown and the classroom's view.
     using LinkKey = std::tuple<int, int, int, bool, bool, std::string, ViewTab, std::optional<attn::ComparisonKind>>;
@@ -54,6 +57,7 @@ private:
     GLFWwindow* window_;
     AppOptions options_;
     int exit_code_ = 0;
+    bool drew_ = false;
     std::string start_error_;
     std::optional<HeatmapPainter> painter_;
     FontSet fonts_;

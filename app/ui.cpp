@@ -109,8 +109,15 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
 
 void view(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run* run = live.run();
-    if (live.computing())
+    if (live.computing()) {
         ImGui::TextColored(ui_color(ui_colors().busy), "%s", live.activity().c_str());
+        if (const WorkProgress p = live.progress(); p.total > 0) {  // a model's run, a layer a step
+            const std::string steps = std::to_string(p.done) + " of " + std::to_string(p.total) + " steps";
+            ImGui::SameLine();
+            ImGui::ProgressBar(static_cast<float>(p.done) / static_cast<float>(p.total),
+                               ImVec2(16.0f * ImGui::GetFontSize(), 0.0f), steps.c_str());
+        }
+    }
     if (!run) {
         if (!live.computing()) text_wrapped("Nothing to show yet: %s", live.error().c_str());
         return;

@@ -141,3 +141,42 @@ TEST_CASE("a GPT model refuses what it cannot run, in one line", "[gpt]") {
     CHECK_THROWS_WITH(attn::gpt_forward(model, {}), Catch::Contains("no tokens"));
     CHECK(attn::gpt_forward(model, {0, 9}).logits.rows() == 2);
 }
+
+TEST_CASE("the forward a step at a time: a block a step, the logits in blocks, the one product's bit for bit", "[gpt]") {
+    attn::GptConfig cfg;
+    cfg.vocab_size = 6200;  // blocks of 16 or 17 rows and 2066 or 2067 columns: OpenBLAS's usual kernel
+    cfg.context_length = 100;
+    cfg.emb_dim = 64;
+    cfg.n_heads = 4;
+    cfg.n_layers = 3;
+    attn::GptModel model = attn::build_gpt_ch4(cfg, 7);
+    std::vector<int64_t> ids;
+    for (int i = 0; i < 100; ++i) ids.push_back((i * 37 + 11) % cfg.vocab_size);
+    const std::vector<attn::KeptStages> keep(3, attn::KeptStages::only({"weights"}));
+    for (const bool tied : {false, true}) {  // the book's own out_head, and GPT-2's tied to tok_emb
+        INFO((tied ? "tied head" : "out_head"));
+        if (tied) model.out_head.reset();
+        attn::GptForward forward(model, ids, keep, 1e5);
+        // 100 rows: six parts of 16 or 17 rows, each in three parts of the vocabulary.
+        CHECK(forward.steps() == 3 + 6 * 3);
+        int steps = 0;
+        while (!forward.done()) {
+            CHECK(forward.steps_done() == steps);
+            forward.step();
+            ++steps;
+        }
+        CHECK(steps == 3 + 6 * 3);
+        const attn::GptTrace t = forward.take();
+        REQUIRE(t.blocks.size() == 3);
+        const attn::Matrix whole = attn::output_logits(model, t.final_normed);  // one T x vocab product
+        CHECK((t.logits.array() == whole.array()).all());
+        CHECK(attn::GptForward(model, ids, keep).steps() == 3 + 6);  // 17 x 64 x 6200 products: a part each
+        const attn::GptTrace once = attn::gpt_forward(model, ids, keep);
+        CHECK((once.logits.array() == t.logits.array()).all());
+        CHECK((once.blocks[2].attention.heads[1].at("weights").array() ==
+               t.blocks[2].attention.heads[1].at("weights").array()).all());
+    }
+    // A short text: its logits in one product.
+    CHECK(attn::GptForward(model, {1, 2, 3}, std::vector<attn::KeptStages>(3), 1e5).steps() == 3 + 1);
+    CHECK_THROWS_WITH(attn::GptForward(model, {}, std::vector<attn::KeptStages>(3)), Catch::Contains("no tokens"));
+}

@@ -211,3 +211,35 @@ TEST_CASE("another position of a full run shares its trace, with that row's next
     REQUIRE(extended);
     CHECK_FALSE(attn::with_next_at(*extended, 1));
 }
+
+TEST_CASE("a model run a step at a time: a layer a step, each named, then the run_model gives", "[model_run]") {
+    const attn::LoadedModel model = small_model();
+    attn::Settings s;
+    s.model = model.name;
+    s.text = "a!b!c";
+    s.layer = 1;
+    s.head = 2;
+    attn::ModelRunSteps steps(s, model, attn::default_budget(), true);
+    const int layers = model.model->cfg.n_layers;
+    REQUIRE(steps.steps() == layers + 2);  // the blocks, the logits (5 tokens: one part), the next tokens
+    std::vector<std::string> named;
+    while (!steps.done()) {
+        CHECK(steps.steps_done() == static_cast<int>(named.size()));
+        named.push_back(steps.next_step());
+        steps.step();
+    }
+    CHECK(named.front() == "layer 1 of " + std::to_string(layers));
+    CHECK(named[static_cast<size_t>(layers) - 1] == "layer " + std::to_string(layers) + " of " + std::to_string(layers));
+    CHECK(named[static_cast<size_t>(layers)] == "the logits");
+    CHECK(named.back() == "the next tokens");
+    const attn::ModelRun stepped = steps.take();
+    const attn::ModelRun whole = run_text(model, "a!b!c", 1, 2);
+    CHECK((stepped.trace->logits.array() == whole.trace->logits.array()).all());
+    CHECK(stepped.trace->blocks[1].attention.heads[2].at("scores") == whole.trace->blocks[1].attention.heads[2].at("scores"));
+    REQUIRE(stepped.next_tokens.size() == whole.next_tokens.size());
+    CHECK(stepped.next_tokens[0].id == whole.next_tokens[0].id);
+    CHECK(stepped.head_scores.size() == static_cast<size_t>(layers));
+    // Settings the model cannot run are refused before any step.
+    s.layer = layers;
+    CHECK_THROWS_WITH(attn::ModelRunSteps(s, model, attn::default_budget(), true), Catch::Contains("--layer"));
+}

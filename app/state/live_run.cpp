@@ -23,8 +23,8 @@ int LiveRun::shown_head() const {
     return heads > 0 ? std::min(wanted_head_, heads - 1) : 0;
 }
 
-bool LiveRun::update() {
-    if (std::optional<Outcome> done = worker_.take()) {
+bool LiveRun::update(bool take) {
+    if (std::optional<Outcome> done = take ? worker_.take() : std::nullopt) {
         // Only the newest request's outcome decides what the error line says; an older
         // one that worked still replaces the view, so typing shows progress.
         const bool newest = done->id == last_request_id_;

@@ -31,7 +31,9 @@ public:
 
     // Call once a frame: takes a finished run, and asks for a new one when the
     // controls changed since the last request (never otherwise). True when it asked.
-    bool update();
+    // `take` false: only asks (a second call in a frame; the browser's worker computes
+    // when asked for a run, and should do so once a frame).
+    bool update(bool take = true);
     // The files the controls' run needs, while they are on their way (the browser page's
     // download of the shipped model): nothing is asked of the worker meanwhile, and
     // `progress` is the line shown ("downloading sotu-small: 5.1 of 22.9 MB…"); `failed`,
@@ -56,6 +58,8 @@ public:
     bool computing() const { return worker_.busy() || !pending_progress_.empty(); }
     // "loading gpt2…", "computing…", a download's progress
     std::string activity() const { return pending_progress_.empty() ? worker_.activity() : pending_progress_; }
+    // The running request's steps done of its steps (a model's full run); total 0: not counted.
+    WorkProgress progress() const { return pending_progress_.empty() ? worker_.progress() : WorkProgress{}; }
     // A GPT model's run, when the run on screen is one (its layer is run()).
     const attn::ModelRun* model_run() const { return run_ ? run_->model.get() : nullptr; }
     double last_compute_ms() const { return last_compute_ms_; }

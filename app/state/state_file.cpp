@@ -59,6 +59,8 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"next_token_position", m->next_position}};
     }
     j["activity"] = live.activity();
+    const WorkProgress progress = live.progress();
+    j["progress"] = progress.total > 0 ? nlohmann::json{{"done", progress.done}, {"total", progress.total}} : nlohmann::json(nullptr);
     j["generating"] = live.generating;
     j["compute_ms"] = live.last_compute_ms();
     j["tokens"] = tokens;

@@ -67,10 +67,11 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
         if (std::optional<attn::ModelRun> picked = attn::with_next_at(*last_model_run_, s.next_at))
             run = std::make_shared<const attn::ModelRun>(std::move(*picked));
     if (!run && append_only && last_model_run_ && last_model_run_->layer == s.layer) run = append_to_last(s);
-    if (!run) {
-        run = std::make_shared<const attn::ModelRun>(attn::run_model(s, *model_, attn::budget_for(s), true));
-        last_text_ = s.text;
-        last_generate_ = s.generate;
+    if (!run) {  // a full run: step_job computes it, a layer a step
+        stepping_.emplace();
+        stepping_->settings = s;
+        stepping_->steps.emplace(s, *model_, attn::budget_for(s), true);
+        return nullptr;
     }
     last_model_run_ = run;
     return std::make_shared<attn::Run>(attn::layer_view(run));
@@ -98,16 +99,64 @@ std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Setting
 
 std::string Worker::activity() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return running_ || waiting_ ? activity_ : "";
+    return running_ || waiting_ || progress_.total > 0 ? activity_ : "";
 }
 
+WorkProgress Worker::progress() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return progress_;
+}
+
+void Worker::show_progress() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!stepping_) {
+        progress_ = WorkProgress{};
+        activity_ = "computing…";  // what a request waiting behind the run says
+        return;
+    }
+    const attn::ModelRunSteps& steps = *stepping_->steps;
+    progress_ = WorkProgress{steps.steps_done(), steps.steps()};
+    activity_ = *stepping_->settings.model + ": " + steps.next_step() + "…";
+}
+
+namespace {
+
+// Runs `work`; an exception becomes `out`'s one-line error. True when it ran to its end.
+template <class Work>
+bool guarded(Outcome& out, Work&& work) {
+    try {
+        work();
+        return true;
+    } catch (const std::bad_alloc&) {
+        // The memory budget refuses what cannot fit before it starts; this is what
+        // is left when the machine has less free than the budget assumed.
+        out.error = "out of memory: lower the text length, heads, d_in or d_out";
+    } catch (const std::exception& e) {
+        out.error = e.what();
+    }
+    out.run.reset();
+    return false;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
 Outcome Worker::run_job(const Job& job) {
+    std::optional<Outcome> out = start_job(job);
+    while (!out) out = step_job();
+    return std::move(*out);
+}
+
+std::optional<Outcome> Worker::start_job(const Job& job) {
     Outcome out;
     out.id = job.id;
     out.settings = job.settings;
     out.dropout_only = job.base != nullptr;
     const auto start = std::chrono::steady_clock::now();
-    try {
+    const bool ran = guarded(out, [&] {
         if (job.base) {
             auto run = std::make_shared<attn::Run>(*job.base);
             attn::recompute_dropout(*run, job.settings);
@@ -117,16 +166,37 @@ Outcome Worker::run_job(const Job& job) {
         } else {
             out.run = compute(job.settings, job.detail_head, job.overview_first);
         }
-    } catch (const std::bad_alloc&) {
-        // The memory budget refuses what cannot fit before it starts; this is what
-        // is left when the machine has less free than the budget assumed.
-        out.run.reset();
-        out.error = "out of memory: lower the text length, heads, d_in or d_out";
-    } catch (const std::exception& e) {
-        out.run.reset();
-        out.error = e.what();
+    });
+    out.compute_ms = ms_since(start);
+    if (!ran || !stepping_ || out.run) {
+        stepping_.reset();  // a run in steps whose start failed
+        return out;
     }
-    out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    stepping_->out = std::move(out);
+    show_progress();
+    return std::nullopt;
+}
+
+std::optional<Outcome> Worker::step_job() {
+    Stepping& st = *stepping_;
+    const auto start = std::chrono::steady_clock::now();
+    const bool ran = guarded(st.out, [&] {
+        st.steps->step();
+        if (!st.steps->done()) return;
+        auto run = std::make_shared<const attn::ModelRun>(st.steps->take());
+        last_text_ = st.settings.text;
+        last_generate_ = st.settings.generate;
+        last_model_run_ = run;
+        st.out.run = std::make_shared<attn::Run>(attn::layer_view(run));
+    });
+    st.out.compute_ms += ms_since(start);
+    if (ran && !st.out.run) {
+        show_progress();
+        return std::nullopt;
+    }
+    Outcome out = std::move(st.out);
+    stepping_.reset();
+    show_progress();
     return out;
 }
 

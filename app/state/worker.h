@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "run/model_run.h"
 #include "run/pipeline.h"
 #include "model/model_source.h"
 
@@ -27,6 +28,12 @@ struct Outcome {
     std::string error;                     // the engine's one-line message
     bool dropout_only = false;
     double compute_ms = 0.0;
+};
+
+// How far the running request is, in steps: a model's full run counts its layers, its
+// logits and its next tokens (model_run.h's ModelRunSteps); total 0: not counted.
+struct WorkProgress {
+    int done = 0, total = 0;
 };
 
 class Worker {
@@ -60,8 +67,10 @@ public:
     std::optional<Outcome> take();  // the newest finished outcome, if any
     bool busy() const;              // a request is waiting or running
     // What the running request is doing, for the view's progress line: "loading gpt2…"
-    // while a model loads, else "computing…".
+    // while a model loads, "sotu-small: layer 3 of 4…" while its run counts steps, else
+    // "computing…".
     std::string activity() const;
+    WorkProgress progress() const;
     // Waits until nothing is waiting or running, at most `limit`; true when idle.
     bool wait_idle(std::chrono::microseconds limit);
 
@@ -75,9 +84,20 @@ private:
     };
     void loop();
     Outcome run_job(const Job& job);  // the engine's answer to one request, or its error
+    // run_job in steps: start_job's outcome, or none when it started a model's run in
+    // steps (stepping_), which step_job advances a step at a time until it gives one.
+    std::optional<Outcome> start_job(const Job& job);
+    std::optional<Outcome> step_job();
+    struct Stepping {
+        Outcome out;
+        attn::Settings settings;  // the run's own (its layer and head clamped to the model's)
+        std::optional<attn::ModelRunSteps> steps;
+    };
+    std::optional<Stepping> stepping_;  // worker thread only
+    void show_progress();               // stepping_'s, into activity_ and progress_
     std::shared_ptr<attn::Run> compute(const attn::Settings& settings, int detail_head, bool overview_first);
     // A GPT model's run (settings.model): its layer settings.layer (0 when unset) as the
-    // Run, head detail_head with every stage.
+    // Run, head detail_head with every stage; null when it started a full run in steps.
     // With `append_only`, text that only adds tokens to the last model run's is computed
     // from its KV cache (one row a token; the detail head's stages come with the next run).
     std::shared_ptr<attn::Run> compute_model(const attn::Settings& settings, int detail_head, bool append_only);
@@ -92,7 +112,8 @@ private:
     std::shared_ptr<const attn::ModelRun> last_model_run_;  // of model_, what an append extends
     std::string last_text_;  // its settings' text and generated tokens
     int last_generate_ = 0;
-    std::string activity_;  // guarded by mutex_
+    std::string activity_;   // guarded by mutex_
+    WorkProgress progress_;  // guarded by mutex_
 
     // The texts' embedding of the last computed run (worker thread only): kept while
     // only attention controls change, since a 50257 x 768 table takes ~0.2 s to draw.

@@ -4,7 +4,9 @@
 // need the server's cross-origin isolation headers), so the jobs run on the page's one
 // thread, between frames: a job the engine's estimate puts within the frame's budget
 // runs at once and its frame shows it; a longer one (a model, a long text) waits until
-// a frame has shown "computing…", then runs before the next.
+// a frame has shown "computing…", then runs before the next. A model's full run goes in
+// steps (a transformer block, a part of the logits), as many between two frames as fit
+// in kSlice: the page keeps drawing, with the run's progress, while it computes.
 #include "run/memory_budget.h"
 
 namespace app {
@@ -13,6 +15,8 @@ namespace {
 // The estimate is for native code on two cores; wasm runs one thread, without FMA, a few
 // times slower (docs/speed.md measures it).
 constexpr double kWasmSlowdown = 4.0;
+// The steps of a run taken between two frames: at least one, more while they fit.
+constexpr std::chrono::milliseconds kSlice{12};
 }  // namespace
 
 Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)) {}
@@ -30,22 +34,32 @@ uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run
 }
 
 std::optional<Outcome> Worker::take() {
-    if (!done_ && waiting_) {
+    const auto slice_end = std::chrono::steady_clock::now() + kSlice;
+    bool started = false;
+    if (!done_ && !stepping_ && waiting_) {
         if (job_announced_) {
-            done_ = run_job(*waiting_);
-            waiting_.reset();
+            const Job job = std::move(*waiting_);
+            waiting_.reset();  // one submitted meanwhile waits for this one, as on the desktop
+            done_ = start_job(job);
+            started = true;
         } else {
             job_announced_ = true;  // the frame after this one shows "computing…"; the next runs it
         }
     }
+    // A run in steps: those that fit in this frame's slice; at least one when the slice
+    // did not start it (a model's loading may have taken the slice).
+    for (bool first = !started; !done_ && stepping_ && (first || std::chrono::steady_clock::now() < slice_end);
+         first = false)
+        done_ = step_job();
     std::optional<Outcome> out = std::move(done_);
     done_.reset();
     return out;
 }
 
-bool Worker::busy() const { return waiting_.has_value(); }
+bool Worker::busy() const { return waiting_.has_value() || stepping_.has_value(); }
 
 bool Worker::wait_idle(std::chrono::microseconds limit) {
+    if (stepping_) return false;  // take() goes on with it, a slice a frame
     if (!waiting_) return true;
     const Job& job = *waiting_;
     bool fits = job.base != nullptr;  // a dropout change on the weights on screen

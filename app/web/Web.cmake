@@ -15,10 +15,15 @@ add_library(imgui STATIC ${IMGUI_SOURCE_DIR}/imgui.cpp ${IMGUI_SOURCE_DIR}/imgui
 target_include_directories(imgui PUBLIC ${IMGUI_SOURCE_DIR} ${IMGUI_SOURCE_DIR}/misc/cpp)
 target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)  # WebGL2 is OpenGL ES 3.0
 target_compile_options(imgui PRIVATE -w)                        # Debian's sources, as they are
+# The backend's state queries answered without stalling on the GPU process, its vertices
+# in new storage each frame (web/imgui_backend_gl.cpp).
+set_source_files_properties(${IMGUI_SOURCE_DIR}/backends/imgui_impl_opengl3.cpp PROPERTIES COMPILE_DEFINITIONS
+  "glGetIntegerv=attnscope_imgui_get_integerv;glScissor=attnscope_imgui_scissor;glBlendEquation=attnscope_imgui_blend_equation;glBlendEquationSeparate=attnscope_imgui_blend_equation_separate;glBlendFuncSeparate=attnscope_imgui_blend_func_separate;glBufferSubData=attnscope_imgui_buffer_sub_data")
 
 list(REMOVE_ITEM APP_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp
      ${CMAKE_CURRENT_SOURCE_DIR}/graphics/driver_pinning.cpp)  # the desktop's main and Mesa's workaround
 list(APPEND APP_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/web/main.cpp ${CMAKE_CURRENT_SOURCE_DIR}/web/stb_image_write.cpp
+     ${CMAKE_CURRENT_SOURCE_DIR}/web/imgui_backend_gl.cpp
      ${CMAKE_CURRENT_SOURCE_DIR}/platform/web.cpp)
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/web/stb_image_write.cpp PROPERTIES COMPILE_OPTIONS
                             -Wno-missing-field-initializers)  # Debian's stb, as it is

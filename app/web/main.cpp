@@ -38,13 +38,25 @@ EM_JS(void, js_refuse, (const char* line), {
 // Tests and benchmarks ask for the app's state (and frame times) by setting
 // window.attnscopePublishState before the app starts, as the desktop app's are asked for
 // with --state-out: a page for people does not build and parse the state every frame.
-EM_JS(int, js_wants_state, (), { return window.attnscopePublishState ? 1 : 0; });
-// How long each frame took (ms), the last 600, for bench/web_bench.mjs.
-EM_JS(void, js_frame_took, (double ms), {
-    var times = window.attnscopeFrameMs = window.attnscopeFrameMs || [];
-    times.push(ms);
-    if (times.length > 600) times.shift();
+// "frames" asks for the frame times only (a benchmark timing the page as people get it).
+EM_JS(int, js_wants_state, (), {
+    return window.attnscopePublishState === "frames" ? 2 : window.attnscopePublishState ? 1 : 0;
 });
+// When each frame drawn started and how long its work took (ms), the last 600, for
+// bench/web_bench.mjs: the intervals between starts are what a user sees. A frame held
+// back for a recompute that fits in it (app_frame.cpp) draws nothing: its work counts
+// towards the next one drawn.
+EM_JS(void, js_frame_took, (double started, double ms), {
+    var at = window.attnscopeFrameAt = window.attnscopeFrameAt || [];
+    var times = window.attnscopeFrameMs = window.attnscopeFrameMs || [];
+    at.push(started);
+    times.push(ms);
+    if (times.length > 600) { at.shift(); times.shift(); }
+});
+// The benchmark's floors (window.attnscopeFloor before the app starts): 1, frames that
+// only clear the canvas; 2, a Dear ImGui window over the canvas with one line of text
+// (without a background, as the app's: the cleared canvas is its white).
+EM_JS(int, js_floor, (), { return window.attnscopeFloor === "clear" ? 1 : window.attnscopeFloor === "imgui" ? 2 : 0; });
 EM_JS(int, js_page_width, (), { return window.innerWidth; });
 EM_JS(int, js_page_height, (), { return window.innerHeight; });
 // clang-format on
@@ -55,6 +67,8 @@ struct Page {
     int width = 0, height = 0;
     std::optional<std::string> link;  // the query written into the URL (none yet: the link as opened)
     bool test_hooks = false;
+    int floor = 0;  // js_floor's
+    double held_back_ms = 0;  // the work of the frame drawn and of those held back before it
 };
 Page page;
 
@@ -73,6 +87,25 @@ app::Startup startup_from_link() {
     return app::Startup{};
 }
 
+// A frame of the benchmark's floor: what any page drawing this canvas pays.
+void floor_frame() {
+    if (page.floor == 2) {
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+        ImGui::Begin("floor", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground);
+        ImGui::Text("frame %d", ImGui::GetFrameCount());
+        ImGui::End();
+        ImGui::Render();
+    }
+    glViewport(0, 0, page.width, page.height);
+    glClearColor(1.0f, 1.0f, 1.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (page.floor == 2) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
 void frame() {
     const double started = emscripten_get_now();
     // The canvas fills the page.
@@ -82,20 +115,30 @@ void frame() {
         page.height = h;
         glfwSetWindowSize(page.window, w, h);
     }
+    if (page.floor) {
+        floor_frame();
+        js_frame_took(started, emscripten_get_now() - started);
+        return;
+    }
     page.app->frame();
     if (const std::string& link = page.app->link(); link != page.link) {
         page.link = link;
         js_keep_link(link.c_str());
     }
-    if (page.test_hooks) js_frame_took(emscripten_get_now() - started);
+    if (!page.test_hooks) return;
+    page.held_back_ms += emscripten_get_now() - started;
+    if (!page.app->drew()) return;
+    js_frame_took(started, page.held_back_ms);
+    page.held_back_ms = 0;
 }
 
 }  // namespace
 
 int main() {
     app::Startup startup = startup_from_link();
-    page.test_hooks = js_wants_state() != 0;
-    if (page.test_hooks) startup.options.state_out = "window.attnscopeState";  // platform/web.cpp publishes it there
+    const int wants = js_wants_state();
+    page.test_hooks = wants != 0;
+    if (wants == 1) startup.options.state_out = "window.attnscopeState";  // platform/web.cpp publishes it there
     if (!glfwInit()) return 1;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);  // WebGL2
     page.width = js_page_width();
@@ -110,6 +153,11 @@ int main() {
     app::install_keyboard(page.window);
     ImGui_ImplOpenGL3_Init("#version 300 es");
     ImGui_ImplOpenGL3_CreateDeviceObjects();
+    page.floor = page.test_hooks ? js_floor() : 0;
+    if (page.floor) {
+        emscripten_set_main_loop(frame, 0, false);
+        return 0;
+    }
     page.app = std::make_unique<app::AppFrame>(page.window, startup.settings, startup.options);
     if (!page.app->ready() && !page.app->start_error().empty()) {
         // A link the flags' parser took but the app could not open (an unknown lesson):

@@ -1,5 +1,6 @@
 #include "model/gpt_forward.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -58,22 +59,58 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
 }
 
 GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep) {
-    if (keep.size() != model.blocks.size()) throw std::logic_error("gpt_forward: one KeptStages per block");
+    GptForward forward(model, ids, keep);
+    while (!forward.done()) forward.step();
+    return forward.take();
+}
+
+GptForward::GptForward(const GptModel& model, std::vector<int64_t> ids, std::vector<KeptStages> keep,
+                       double logit_products)
+    : model_(&model), keep_(std::move(keep)) {
+    if (keep_.size() != model.blocks.size()) throw std::logic_error("gpt_forward: one KeptStages per block");
     check_ids(model.cfg, ids);
-    GptTrace t;
-    t.ids = ids;
-    const auto T = static_cast<Eigen::Index>(ids.size());
-    t.embeddings.resize(T, model.cfg.emb_dim);
-    for (Eigen::Index i = 0; i < T; ++i) t.embeddings.row(i) = model.tok_emb.row(ids[static_cast<size_t>(i)]) + model.pos_emb.row(i);
-    t.blocks.reserve(model.blocks.size());
-    const Matrix* x = &t.embeddings;
-    for (size_t l = 0; l < model.blocks.size(); ++l) {
-        t.blocks.push_back(block_forward(model.blocks[l], *x, keep[l]));
-        x = &t.blocks.back().outputs;
+    trace_.ids = std::move(ids);
+    const auto T = static_cast<Eigen::Index>(trace_.ids.size());
+    trace_.embeddings.resize(T, model.cfg.emb_dim);
+    for (Eigen::Index i = 0; i < T; ++i)
+        trace_.embeddings.row(i) = model.tok_emb.row(trace_.ids[static_cast<size_t>(i)]) + model.pos_emb.row(i);
+    trace_.blocks.reserve(model.blocks.size());
+    row_parts_ = std::max(1, static_cast<int>(T) / kLogitRows);  // each kLogitRows rows or more
+    if (row_parts_ > 1) {
+        const double rows = std::ceil(static_cast<double>(T) / row_parts_), vocab = model.cfg.vocab_size;
+        const double parts = std::ceil(rows * model.cfg.emb_dim * vocab / logit_products);
+        col_parts_ = static_cast<int>(std::clamp(parts, 1.0, std::max(1.0, std::floor(vocab / kLogitCols))));
     }
-    t.final_normed = layer_norm(*x, model.final_norm);
-    t.logits = output_logits(model, t.final_normed);  // T x vocab
-    return t;
+}
+
+void GptForward::step() {
+    if (done()) return;
+    const GptModel& model = *model_;
+    const auto blocks = static_cast<int>(keep_.size());
+    if (done_ < blocks) {
+        const Matrix& x = trace_.blocks.empty() ? trace_.embeddings : trace_.blocks.back().outputs;
+        trace_.blocks.push_back(block_forward(model.blocks[static_cast<size_t>(done_)], x, keep_[static_cast<size_t>(done_)]));
+        ++done_;
+        return;
+    }
+    const Eigen::Index T = trace_.embeddings.rows(), V = model.cfg.vocab_size;
+    const int part = done_ - blocks, r = part / col_parts_, c = part % col_parts_;
+    if (part == 0) {
+        trace_.final_normed = layer_norm(blocks ? trace_.blocks.back().outputs : trace_.embeddings, model.final_norm);
+        if (row_parts_ == 1) {  // one product, T x vocab
+            trace_.logits = output_logits(model, trace_.final_normed);
+            done_ = steps();
+            return;
+        }
+        trace_.logits.resize(T, V);
+    }
+    const Eigen::Index r0 = T * r / row_parts_, rows = T * (r + 1) / row_parts_ - r0;
+    const Eigen::Index c0 = V * c / col_parts_, cols = V * (c + 1) / col_parts_ - c0;
+    const auto x = trace_.final_normed.middleRows(r0, rows);
+    // output_logits' product, on a block of its columns.
+    trace_.logits.block(r0, c0, rows, cols) = model.out_head ? matmul(x, model.out_head->middleCols(c0, cols))
+                                                             : matmul_transposed(x, model.tok_emb.middleRows(c0, cols));
+    ++done_;
 }
 
 std::vector<int64_t> generate(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens,

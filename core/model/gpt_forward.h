@@ -42,6 +42,41 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
 // every layer's weights and every stage of one layer's head).
 GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep);
 
+// The same forward a step at a time, for a front end that draws frames between them (the
+// browser page has one thread): each step() runs the next transformer block, then the
+// final LayerNorm with the first block of logits, then the further blocks of logits (the
+// T x vocab product is the forward's largest: the shipped model's at 128 tokens is 2.5
+// GFLOP, 0.6 s in wasm). gpt_forward is this run to its end. Each logit is one dot
+// product over emb_dim in the same order however rows and columns are grouped (gemm.h),
+// so the trace is the one product's, bit for bit (tests/test_gpt_model.cpp). `model`
+// must outlive the object.
+class GptForward {
+public:
+    // The logits in blocks of at most `logit_products` multiply-adds where the text has
+    // 2 * kLogitRows tokens or more; a shorter text's in one product. Checks as gpt_forward.
+    GptForward(const GptModel& model, std::vector<int64_t> ids, std::vector<KeptStages> keep,
+               double logit_products = kLogitProducts);
+    int steps() const { return static_cast<int>(keep_.size()) + row_parts_ * col_parts_; }
+    int steps_done() const { return done_; }
+    bool done() const { return done_ == steps(); }
+    void step();
+    GptTrace take() { return std::move(trace_); }  // once done()
+
+    // A block of logits has at least this many rows (the web build's products of 16 rows
+    // or more all take the same SIMD kernel) and kLogitCols columns (OpenBLAS's
+    // small-matrix kernel stays out), and about kLogitProducts multiply-adds (~10 ms in
+    // wasm on the project's machine).
+    static constexpr int kLogitRows = 16, kLogitCols = 2048;
+    static constexpr double kLogitProducts = 1 << 24;
+
+private:
+    const GptModel* model_;
+    std::vector<KeptStages> keep_;
+    GptTrace trace_;
+    int row_parts_ = 1, col_parts_ = 1;
+    int done_ = 0;
+};
+
 // Chapter 5's generate (eos_id None): appends `max_new_tokens` tokens, each `sampler`'s
 // pick from the logits of the last position after a full forward of the context
 // cropped to its last context_length tokens. The sampler's random stream goes on.

@@ -77,9 +77,16 @@ Tokenized with_token(Tokenized tokens, int64_t id) {
 }
 
 ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view) {
+    ModelRunSteps steps(s, model, budget, generated_in_view);
+    while (!steps.done()) steps.step();
+    return steps.take();
+}
+
+ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view)
+    : s_(s), generated_in_view_(generated_in_view) {
     const GptModel& m = *model.model;
     const GptConfig& cfg = m.cfg;
-    ModelRun run;
+    ModelRun& run = run_;
     run.model = model;
     run.tokens = gpt2_tokenizer().encode(s.text);
     const auto T = static_cast<int64_t>(run.tokens.ids.size()) + (generated_in_view ? s.generate : 0);
@@ -108,7 +115,7 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
                          std::to_string(cfg.vocab_size) + " tokens");
     // Checked before the forward: its logits have a row for every position in view.
-    const int64_t position = s.next_at ? *s.next_at : T - 1;
+    const int64_t position = position_ = s.next_at ? *s.next_at : T - 1;
     if (position < 0 || position >= T)
         throw InputError("--next-at " + std::to_string(position) + ": the text has " + std::to_string(T) +
                          (generated_in_view && s.generate ? " tokens with its generated ones" : " GPT-2 tokens") +
@@ -124,18 +131,37 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
     // Keys and values are T x head_dim a head: kept everywhere, they are the cache.
     std::vector<KeptStages> keep(m.blocks.size(), KeptStages::only({"weights", "keys", "values"}));
     if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only({"weights", "keys", "values"}, run.head);
-    GptTrace trace = gpt_forward(m, run.tokens.ids, keep);
+    forward_.emplace(m, run.tokens.ids, std::move(keep));
+}
+
+std::string ModelRunSteps::next_step() const {
+    const int blocks = static_cast<int>(run_.model.model->blocks.size()), done = steps_done();
+    if (done < blocks) return "layer " + std::to_string(done + 1) + " of " + std::to_string(blocks);
+    const int parts = forward_->steps() - blocks;
+    if (done < forward_->steps())
+        return parts == 1 ? "the logits" : "the logits, part " + std::to_string(done - blocks + 1) + " of " + std::to_string(parts);
+    return "the next tokens";
+}
+
+void ModelRunSteps::step() {
+    if (finished_) return;
+    if (!forward_->done()) return forward_->step();
+    const GptModel& m = *run_.model.model;
+    ModelRun& run = run_;
+    const Settings& s = s_;
+    const auto T = static_cast<int64_t>(run.tokens.ids.size());
+    GptTrace trace = forward_->take();
     run.cache = std::make_shared<const GptCache>(cache_from_trace(m, trace));
     run.trace = std::make_shared<const GptTrace>(std::move(trace));
-    run.next_position = position;
-    run.next_tokens = next_tokens_of(run.trace->logits.row(position), s.sampling);
+    run.next_position = position_;
+    run.next_tokens = next_tokens_of(run.trace->logits.row(position_), s.sampling);
     score_heads(run);
-    if (s.generate > 0 && !generated_in_view) {  // from this run's cache: the prompt is not run again
+    if (s.generate > 0 && !generated_in_view_) {  // from this run's cache: the prompt is not run again
         const std::vector<int64_t> all =
             generate_from_cache(m, *run.cache, run.trace->logits.row(T - 1), s.generate, run.sampler);
         run.generated.assign(all.begin() + T, all.end());
     }
-    return run;
+    finished_ = true;
 }
 
 std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,

@@ -64,6 +64,31 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
 // could tokenize otherwise). Otherwise (the CLI) it covers the text, and `generated`
 // holds the tokens that would follow.
 ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
+// run_model a step at a time (the browser page draws a frame between steps): the
+// constructor checks what run_model checks and generates the tokens in view, each step()
+// one step of the forward (GptForward: a block, or part of the logits), the last one the
+// cache, the next tokens and the head scores. run_model is this run to its end.
+// `model` must outlive the object.
+class ModelRunSteps {
+public:
+    ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
+    int steps() const { return forward_->steps() + 1; }
+    int steps_done() const { return finished_ ? steps() : forward_->steps_done(); }
+    bool done() const { return finished_; }
+    // What the next step computes: "layer 3 of 12", "the logits" (or "the logits, part 2
+    // of 77"), "the next tokens".
+    std::string next_step() const;
+    void step();
+    ModelRun take() { return std::move(run_); }  // once done()
+
+private:
+    Settings s_;
+    bool generated_in_view_;
+    ModelRun run_;
+    int64_t position_ = 0;
+    std::optional<GptForward> forward_;
+    bool finished_ = false;
+};
 // `tokens` and one more token, shown as GPT-2 shows it.
 Tokenized with_token(Tokenized tokens, int64_t id);
 

@@ -35,7 +35,17 @@ page.on("request", r => {
     r.abort();
 });
 page.on("pageerror", e => errors.push(String(e)));
-await page.evaluateOnNewDocument(() => { window.attnscopePublishState = true; });  // as --state-out
+await page.evaluateOnNewDocument(() => {
+    window.attnscopePublishState = true;  // as --state-out
+    // Every state the page publishes (one a frame drawn), as [frame, progress]: a long
+    // run's progress is checked frame by frame, not at the test's polling times.
+    window.attnscopeProgressSeen = [];
+    let published = null;
+    Object.defineProperty(window, "attnscopeState", {configurable: true, get: () => published, set: s => {
+        published = s;
+        if (s && s.progress) window.attnscopeProgressSeen.push([s.frame, s.progress.done, s.progress.total]);
+    }});
+});
 page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
 const downloads = path.join(workDir, "downloads");
 fs.mkdirSync(downloads, {recursive: true});
@@ -63,6 +73,7 @@ async function framesPass(n = 2) {
     await page.waitForFunction(`window.attnscopeState.frame >= ${f + n}`, {timeout: HANG_MS, polling: 20});
 }
 async function centre(widget) {
+    await framesPass();  // a popup's first frame may place it before its size is known
     const r = (await state()).widgets[widget];
     return [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2];
 }
@@ -190,11 +201,31 @@ await waitState("lesson 5.5 opens on the downloaded model", "s => s.lesson && s.
 check("no lesson failed its check", (await state()).lesson_errors.length === 0, JSON.stringify((await state()).lesson_errors));
 await page.screenshot({path: path.join(workDir, "lesson-5.5.png")});
 
+// A long run: the shipped model on a text of about its whole context (128 tokens) is
+// computed in steps (a layer, a block of the logits) between frames, the page drawing
+// frames with its progress meanwhile.
+const long = Array.from({length: 120}, (_, i) => ["the", "state", "of", "our", "union", "is", "strong"][i % 7]).join(" ");
+await open(`?model=sotu-small&text=${long.replaceAll(" ", "+")}`);
+try {
+    await page.waitForFunction("window.attnscopeProgressSeen.some(p => p[1] > 0)", {timeout: HANG_MS, polling: 20});
+    await page.screenshot({path: path.join(workDir, "long-run.png")});  // in the run, or just after it
+} catch (e) {
+    check("a long text on the shipped model publishes its progress", false, String(e));
+}
+await waitState("the long run arrives", "s => !s.computing && s.error === null && s.model_run && s.model_run.name === 'sotu-small' && s.tokens.length === 120");
+const seen = await page.evaluate(() => window.attnscopeProgressSeen);
+const frames = seen.map(p => p[0]), steps = new Set(seen.map(p => p[1]));
+check("frames kept coming while it ran, each with its progress", seen.length >= 4 && steps.size >= 3 &&
+      Math.max(...frames) - Math.min(...frames) >= 3 && seen.every((p, i) => p[1] < p[2] && p[2] === seen[0][2] &&
+                                                                   (i === 0 || (p[0] > seen[i - 1][0] && p[1] >= seen[i - 1][1]))),
+      JSON.stringify(seen));
+
 // 8. A checkpoint opened through the browser's file picker (Ctrl+M, Choose a file…), with
 // its config.json chosen beside it; a file past the page's memory refused in one line,
 // the dialog still open.
 const checkpoint = path.join(path.dirname(siteDir), "..", "tests", "golden", "checkpoints", "f32-config");
 async function chooseInDialog(...files) {
+    await framesPass();  // a popup's first frame may place it before its size is known
     const r = (await state()).dialog.choose;
     const [chooser] = await Promise.all([page.waitForFileChooser({timeout: HANG_MS}),
                                          page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)]);
