@@ -28,7 +28,7 @@ AppFrame::AppFrame(GLFWwindow* window, const attn::Settings& settings, const App
       options_(options),
       ui_scale_(options.ui_scale),
       live_(settings, [] { glfwPostEmptyEvent(); }),
-      classroom_(options_, [] { glfwPostEmptyEvent(); }),
+      panels_(options_, [] { glfwPostEmptyEvent(); }),
       harness_(options_) {
     try {
         const std::string shaders = attn::data_path("shaders");
@@ -42,7 +42,7 @@ AppFrame::AppFrame(GLFWwindow* window, const attn::Settings& settings, const App
     }
     live_.select_head(options_.selected_head);
     live_.scroll_to_stage = options_.show_stage;
-    if (const std::string bad = ready() ? classroom_.start(live_, ui_scale_) : ""; !bad.empty()) {
+    if (const std::string bad = ready() ? panels_.start(live_, ui_scale_) : ""; !bad.empty()) {
         start_error_ = bad;
         std::cerr << "attnscope: " << bad << "\n";
         painter_.reset();
@@ -61,11 +61,11 @@ bool AppFrame::frame() {
     bool asked = update_run();
     report_ = FrameReport{};
     harness_.report_pointer(window_, report_);
-    classroom_.before_draw(live_, ui_scale_, *painter_, report_.widgets, quit);
+    panels_.before_draw(live_, ui_scale_, *painter_, report_.widgets, quit);
     if (quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
     const DrawContext ctx{*painter_, cache_, fonts_.fonts(), fonts_.scale(), live_.run_version()};
-    draw_window(live_, ui_scale_, ctx, memo_, report_, classroom_);
-    classroom_.after_draw(live_, ui_scale_, *painter_, ctx);
+    draw_window(live_, ui_scale_, ctx, memo_, report_, panels_);
+    panels_.after_draw(live_, ui_scale_, *painter_, ctx);
     close_popups_on_escape();
     report_.popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     harness_.change_a_control(live_);
@@ -92,14 +92,14 @@ bool AppFrame::frame() {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-    const bool settled = !live_.computing() && !classroom_.busy() && (live_.run() || !live_.error().empty());
+    const bool settled = !live_.computing() && !panels_.busy() && (live_.run() || !live_.error().empty());
     if (!harness_.after_render(window_, fb_w, fb_h, settled)) exit_code_ = 1;
-    classroom_.after_render(window_, live_, ui_scale_, *painter_, fb_w, fb_h, settled);
-    if (classroom_.wants_exit()) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+    panels_.after_render(window_, live_, ui_scale_, *painter_, fb_w, fb_h, settled);
+    if (panels_.wants_exit()) glfwSetWindowShouldClose(window_, GLFW_TRUE);
     glfwSwapBuffers(window_);
 
-    const bool layout_changing = classroom_.window_changed() || ui_scale_ != fonts_.scale();
-    harness_.after_swap(window_, live_, shown_version_, settled, layout_changing, ui_scale_, report_, classroom_);
+    const bool layout_changing = panels_.window_changed() || ui_scale_ != fonts_.scale();
+    harness_.after_swap(window_, live_, shown_version_, settled, layout_changing, ui_scale_, report_, panels_);
     shown_version_ = live_.run_version();
     drew_ = true;
     release_held_keys(window_);  // this frame saw them down
@@ -116,7 +116,7 @@ bool AppFrame::update_run(bool take) {
 }
 
 const std::string& AppFrame::link() {
-    const ViewState& c = classroom_.classroom;
+    const ViewState& c = panels_.classroom;
     LinkKey key{live_.shown_head(), c.lesson, c.step, c.in_lesson, c.presenter, c.theme, c.tab, c.compare};
     if (!link_for_ || !(link_for_->first == live_.controls) || link_for_->second != key) {
         link_ = link_query(live_.settings(), LinkView{live_.shown_head(), &c});
@@ -126,8 +126,8 @@ const std::string& AppFrame::link() {
 }
 
 int AppFrame::finish() {
-    harness_.at_exit(live_, ui_scale_, report_, classroom_);  // also after a failed start
-    if (classroom_.failed()) exit_code_ = 1;
+    harness_.at_exit(live_, ui_scale_, report_, panels_);  // also after a failed start
+    if (panels_.failed()) exit_code_ = 1;
     return exit_code_;
 }
 

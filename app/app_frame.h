@@ -1,8 +1,8 @@
 #pragma once
 // The app between two waits for input: one frame of the whole window. The desktop's
 // main loop (main.cpp) calls frame() after each wait; everything the app holds across
-// frames (the run and its worker, the heatmap textures, fonts, classroom mode and the
-// test harness) lives here.
+// frames (the run and its worker, the heatmap textures, fonts, the panels of
+// app_panels.h and the test harness) lives here.
 #include <optional>
 #include <string>
 #include <tuple>
@@ -24,7 +24,7 @@ namespace app {
 class AppFrame {
 public:
     // Loads the shaders and fonts and starts the first run; a failure is printed and
-    // leaves the frame not ready (exit code 1; 2 for flags classroom mode refuses).
+    // leaves the frame not ready (exit code 1; 2 for flags the panels refuse).
     AppFrame(GLFWwindow* window, const attn::Settings& settings, const AppOptions& options);
     bool ready() const { return painter_.has_value(); }
     // Draw frames without waiting for input (a screenshot or a benchmark).
@@ -65,7 +65,7 @@ private:
     HeatmapCache cache_;
     ViewMemo memo_;
     LiveRun live_;
-    AppPanels classroom_;
+    AppPanels panels_;
     TestHarness harness_;
     FrameReport report_;
     uint64_t shown_version_ = 0;  // the run the last frame drawn showed
