@@ -60,8 +60,7 @@ void check_even(Eigen::Index head_dim) {
 }  // namespace
 
 RopeTables rope_tables(Eigen::Index T, Eigen::Index head_dim, int base) {
-    check_even(head_dim);
-    return tables_of(T, head_dim, inverse_frequencies(head_dim, base));
+    return rope_tables(T, head_dim, static_cast<double>(base), std::nullopt);
 }
 
 RopeTables rope_tables(Eigen::Index T, Eigen::Index head_dim, double base, const std::optional<Llama3RopeScaling>& scaling) {
@@ -69,6 +68,13 @@ RopeTables rope_tables(Eigen::Index T, Eigen::Index head_dim, double base, const
     std::vector<float> inv_freq = inverse_frequencies(head_dim, base);
     if (scaling) scale_llama3(inv_freq, *scaling);
     return tables_of(T, head_dim, inv_freq);
+}
+
+Matrix apply_rope_to_heads(const Matrix& all, int n, int head_dim, const RopeTables& tables) {
+    Matrix out(all.rows(), all.cols());
+    for (int i = 0; i < n; ++i)
+        out.middleCols(i * head_dim, head_dim) = apply_rope(all.middleCols(i * head_dim, head_dim), tables);
+    return out;
 }
 
 Matrix apply_rope(const ConstMatrixView& x, const RopeTables& t) {

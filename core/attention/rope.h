@@ -33,5 +33,8 @@ RopeTables rope_tables(Eigen::Index T, Eigen::Index head_dim, double base,
 // x * cos + cat(-x2, x1) * sin, row p at position p: x is T x hd (one head's queries, or one
 // key/value group's keys).
 Matrix apply_rope(const ConstMatrixView& x, const RopeTables& tables);
+// apply_rope on each of the n heads (or key/value groups) side by side in `all`:
+// T x (n * head_dim), head i in columns [i * head_dim, (i + 1) * head_dim).
+Matrix apply_rope_to_heads(const Matrix& all, int n, int head_dim, const RopeTables& tables);
 
 }  // namespace attn

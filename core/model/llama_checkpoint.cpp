@@ -77,7 +77,7 @@ LlamaCheckpoint::LlamaCheckpoint(const std::string& dir) : dir_(dir) {
             tensors_[e.name] = std::make_unique<Found>(Found{files_.back().get(), &e});
         }
     }
-    check_shapes();
+    dtype_ = torch_dtype(check_shapes());
 }
 
 LlamaCheckpoint::~LlamaCheckpoint() = default;
@@ -88,7 +88,7 @@ const LlamaCheckpoint::Found& LlamaCheckpoint::tensor(const std::string& name) c
     return *it->second;
 }
 
-void LlamaCheckpoint::check_shapes() const {
+TensorDtype LlamaCheckpoint::check_shapes() const {
     const LlamaConfig& c = config_;
     const int64_t d = c.hidden_size, q = int64_t{c.heads} * c.head_dim, kv = int64_t{c.kv_heads} * c.head_dim,
                   ff = c.intermediate_size;
@@ -129,7 +129,7 @@ void LlamaCheckpoint::check_shapes() const {
         expect(p + "mlp.up_proj.weight", {ff, d});
         expect(p + "mlp.down_proj.weight", {d, ff});
     }
-    const_cast<std::string&>(dtype_) = torch_dtype(*dtype);
+    return *dtype;
 }
 
 Matrix LlamaCheckpoint::read_rows(const Found& f, int64_t first, int64_t rows) const {

@@ -55,7 +55,7 @@ class LlamaCheckpoint {
     Matrix read(const std::string& name, int64_t rows, int64_t cols) const;
     Matrix read_rows(const Found& f, int64_t first, int64_t rows) const;
     RowVector read_vector(const std::string& name, int64_t n) const;
-    void check_shapes() const;
+    TensorDtype check_shapes() const;  // the first weight's dtype
 
     std::string dir_;
     LlamaConfig config_;

@@ -35,12 +35,6 @@ Matrix norm_slices(const Matrix& all, int n, int hd, const RowVector& weight, do
     return out;
 }
 
-Matrix rotate_slices(const Matrix& all, int n, int hd, const RopeTables& rope) {
-    Matrix out(all.rows(), all.cols());
-    for (int i = 0; i < n; ++i) out.middleCols(i * hd, hd) = apply_rope(all.middleCols(i * hd, hd), rope);
-    return out;
-}
-
 // Grouped-query attention with RoPE over one layer's normed inputs: every query head's
 // stages into `t`; returns the heads side by side (T x heads*hd).
 Matrix attention(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed, const RopeTables& rope,
@@ -54,8 +48,8 @@ Matrix attention(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed
         queries = norm_slices(queries, H, hd, *w.q_norm, c.rms_norm_eps);
         keys = norm_slices(keys, G, hd, *w.k_norm, c.rms_norm_eps);
     }
-    const Matrix queries_rotated = rotate_slices(queries, H, hd, rope);
-    const Matrix keys_rotated = rotate_slices(keys, G, hd, rope);
+    const Matrix queries_rotated = apply_rope_to_heads(queries, H, hd, rope);
+    const Matrix keys_rotated = apply_rope_to_heads(keys, G, hd, rope);
 
     t.causal = true;
     prepare_heads(t, H, T, T, keep);

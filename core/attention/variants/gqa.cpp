@@ -18,17 +18,6 @@ void build_gqa(AttentionModule& m, TorchGenerator& gen) {
     m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, false);
 }
 
-namespace {
-
-// Each head's (or group's) slice of `all` rotated by position: T x (n * hd).
-Matrix rotate_slices(const Matrix& all, int n, int hd, const RopeTables& rope) {
-    Matrix out(all.rows(), all.cols());
-    for (int i = 0; i < n; ++i) out.middleCols(i * hd, hd) = apply_rope(all.middleCols(i * hd, hd), rope);
-    return out;
-}
-
-}  // namespace
-
 void gqa(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
     const AttentionConfig& cfg = m.cfg;
     add_out_proj(m, t);
@@ -43,8 +32,8 @@ void gqa(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptSta
         const int hd = head_dim_of(cfg);
         const RopeTables rope = rope_tables(x.rows(), hd, cfg.rope_base);
         t.model.add("rope_angles", rope.angles);
-        queries_rotated = rotate_slices(queries, cfg.heads, hd, rope);
-        keys_rotated = rotate_slices(keys, kv_groups_of(cfg), hd, rope);
+        queries_rotated = apply_rope_to_heads(queries, cfg.heads, hd, rope);
+        keys_rotated = apply_rope_to_heads(keys, kv_groups_of(cfg), hd, rope);
         split.queries_rotated = &queries_rotated;
         split.keys_rotated = &keys_rotated;
     }
