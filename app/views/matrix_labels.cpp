@@ -118,7 +118,9 @@ AxisPlan plan_row_labels(const std::vector<std::string>* labels, float cell_h, f
     AxisPlan p;
     if (!labels || labels->empty() || cell_h < ImGui::GetTextLineHeight() * 0.9f) return p;
     p.shown = true;
-    p.cap = label_cap(heat_w, ui_scale);
+    // Rows keep at least the room they always had: a narrow matrix (3 columns of the
+    // book's embedding) still names its tokens whole down its side.
+    p.cap = std::max(kRowLabelPx * ui_scale, label_cap(heat_w, ui_scale));
     p.band = std::min(widest(*labels), p.cap) + 6.0f * ui_scale;
     return p;
 }

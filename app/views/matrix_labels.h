@@ -16,12 +16,14 @@
 namespace app {
 
 // The longest a label is drawn, along its text: up to kLabelEms font sizes where that is
-// at most a third of the matrix's side, and at least kMinLabelEms. A turned label longer than that is drawn
-// in smaller type, down to kMinLabelScale of the font, and only then cut with "…".
+// at most a third of the matrix's side, and at least kMinLabelEms (row labels at least
+// kRowLabelPx). A turned label longer than that is drawn in smaller type, down to
+// kMinLabelScale of the font, and only then cut with "…".
 // (tests/app_readable.py holds the app to this.)
 constexpr float kLabelEms = 12.0f;
 constexpr float kMinLabelEms = 2.5f;
 constexpr float kMinLabelScale = 0.75f;
+constexpr float kRowLabelPx = 110.0f;  // at 1x: the row labels' room at least
 float label_cap(float across, float ui_scale);
 
 struct AxisPlan {
