@@ -29,6 +29,7 @@ expect_error "kv-groups on mha" "mha has no key/value groups \(--kv-groups appli
 expect_error "rope on swa" "swa has no rotary positions" --variant swa --rope
 expect_error "rope-base without rope" "--rope-base needs --rope" --variant gqa --rope-base 500000
 expect_error "window on mla" "mla has no sliding window" --variant mla --window 4
+expect_error "rope on alibi" "alibi has no rotary positions" --variant alibi --rope
 expect_error "a line break in a refused value stays one line" "unknown variant 'a\\\\nb'" --variant $'a\nb'
 expect_error "memory budget 2X" "--memory-budget needs a size" --memory-budget 2X
 

@@ -3,7 +3,7 @@
 # Debian's PyTorch (/usr/bin/python3, python3-torch), prints the same JSON as
 # `attnscope-cli <flags>` — every key both ways, numbers within 1e-5 abs+rel, null where
 # masked — for every variant and the options that change the emitted code, the book's ch04
-# classes (gqa with and without RoPE, swa, mla) and their kv_cache among them.
+# classes (gqa with and without RoPE, swa, mla), ALiBi's, and their kv_cache among them.
 # Usage: tests/emit_pytorch.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 
@@ -60,6 +60,8 @@ config swa_window_dropout_seed_simple --variant swa --tokenizer simple --text "T
 config mla_default_latent --variant mla --heads 2 --d-out 4
 config mla_latent_dim_bias --variant mla --heads 2 --d-out 6 --latent-dim 3 --qkv-bias --text "$life" --d-in 5 \
     --dropout 0.1 --batch 2 --pos
+config alibi_three_heads_dropout --variant alibi --heads 3 --d-out 6 --dropout 0.5 --batch 2
+config alibi_gpt2_bias_long --variant alibi --tokenizer gpt2 --text "$life" --d-in 8 --d-out 8 --heads 4 --qkv-bias
 
 # One program the way a student runs it, in its own process: the book's prints, then the
 # JSON as the last line.

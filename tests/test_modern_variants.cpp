@@ -83,7 +83,8 @@ TEST_CASE("the KV cache walk gives the full forward's output, token by token", "
              {"--variant", "gqa", "--heads", "4", "--kv-groups", "2", "--d-out", "8", "--rope"},
              {"--variant", "gqa", "--heads", "2", "--kv-groups", "1", "--d-out", "4", "--rope", "--rope-base", "500000"},
              {"--variant", "swa", "--heads", "2", "--d-out", "4", "--window", "4"},
-             {"--variant", "mla", "--heads", "2", "--d-out", "8", "--latent-dim", "3", "--qkv-bias"}}) {
+             {"--variant", "mla", "--heads", "2", "--d-out", "8", "--latent-dim", "3", "--qkv-bias"},
+             {"--variant", "alibi", "--heads", "3", "--d-out", "6"}}) {
         INFO(Catch::Detail::stringify(args));
         const attn::Settings s = settings(with(kLong, args));
         const attn::Run full = attn::compute(s);
@@ -119,13 +120,15 @@ TEST_CASE("tiled online softmax ends at the ordinary softmax and context", "[mod
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"--variant", "causal", "--d-out", "4"}, {"--variant", "self-v2", "--d-out", "3"},
              {"--variant", "swa", "--heads", "2", "--d-out", "4", "--window", "3"},
-             {"--variant", "gqa", "--heads", "2", "--d-out", "4", "--rope"}}) {
+             {"--variant", "gqa", "--heads", "2", "--d-out", "4", "--rope"},
+             {"--variant", "alibi", "--heads", "3", "--d-out", "6"}}) {
         INFO(Catch::Detail::stringify(args));
         const attn::Run r = run(with(kLong, args));
         const attn::HeadTrace& h = r.trace.heads[0];
         const bool rope = h.find("queries_rotated") != nullptr;
         const attn::OnlineSoftmaxInput in{rope ? h.at("queries_rotated") : h.at("queries"), rope ? h.at("keys_rotated") : h.at("keys"),
                                           h.at("values"), h.at("mask"),
+                                          h.find("position_bias") ? h.at("position_bias") : attn::Matrix(),
                                           std::sqrt(static_cast<float>(h.at("keys").cols()))};
         for (const int tile : {1, 3, 4, 16, 100}) {
             INFO("tile " << tile);
@@ -140,7 +143,7 @@ TEST_CASE("tiled online softmax ends at the ordinary softmax and context", "[mod
         }
     }
     CHECK_THROWS(attn::online_softmax(attn::OnlineSoftmaxInput{attn::Matrix::Ones(2, 2), attn::Matrix::Ones(2, 2),
-                                                               attn::Matrix::Ones(2, 2), {}, 1.0f},
+                                                               attn::Matrix::Ones(2, 2), {}, {}, 1.0f},
                                       0, 1));
 }
 

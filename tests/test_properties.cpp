@@ -191,14 +191,16 @@ TEST_CASE("masking after softmax and renormalising equals the -inf trick (001)",
             }
         CHECK(compared >= 90);
     }
-    SECTION("causal, mha-wrapper and mha: softmax of the trace's unmasked scaled scores") {
+    SECTION("causal, mha-wrapper and mha: softmax of the trace's unmasked scaled scores (+ ALiBi's bias)") {
         for (const auto& args : random_configs()) {
             const attn::Settings s = settings_of(args);
             if (!attn::variant_has_dropout(s.attention.variant)) continue;
             INFO("attnscope-cli " << joined(args));
             const attn::Run r = attn::compute(s);
             for (const attn::HeadTrace& h : r.trace.heads) {
-                const Matrix renorm = mask_after_softmax(attn::softmax_rows(h.at("scaled_scores")), h.at("mask"));
+                Matrix softmax_input = h.at("scaled_scores");
+                if (h.find("position_bias")) softmax_input += h.at("position_bias");
+                const Matrix renorm = mask_after_softmax(attn::softmax_rows(softmax_input), h.at("mask"));
                 CHECK(max_abs_diff(renorm, h.at("weights")) <= 1e-6f);
             }
         }

@@ -203,7 +203,7 @@ TEST_CASE("wrong versions, wrong types and out-of-range values are refused", "[s
           "s.json: a setting is out of range: --seed must be between 0 and 9223372036854775807, got -1");
     CHECK(error(with_settings(R"("dropout": 1.5)")) == "s.json: a setting is out of range: --dropout must be in [0, 1], got 1.5");
     CHECK(error(with_settings(R"("variant": "gpt")")) ==
-          "s.json: a setting is out of range: unknown variant 'gpt' (simplified, self-v1, self-v2, causal, mha-wrapper, mha, cross, gqa, swa, mla)");
+          "s.json: a setting is out of range: unknown variant 'gpt' (simplified, self-v1, self-v2, causal, mha-wrapper, mha, cross, gqa, swa, mla, alibi)");
     CHECK(error(with_settings(R"("colour": "red")")) ==
           "s.json: unknown field \"colour\" in \"settings\" (a newer or foreign file?)");
     CHECK(error(R"({"format": "attnscope-session", "version": 1, "lesson": {"id": "3.3.1", "step": -1}})") ==

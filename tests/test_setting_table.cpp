@@ -107,7 +107,7 @@ TEST_CASE("a setting the variant does not take is refused by name, or reset", "[
     s.attention.variant = attn::Variant::Causal;
     CHECK_NOTHROW(attn::check_applicable(s));
     s.attention.heads = 2;
-    CHECK_THROWS_WITH(attn::check_applicable(s), "causal has one head (--heads applies to self-v1, mha-wrapper, mha, cross, gqa, swa, mla)");
+    CHECK_THROWS_WITH(attn::check_applicable(s), "causal has one head (--heads applies to self-v1, mha-wrapper, mha, cross, gqa, swa, mla, alibi)");
     s.attention.heads = 1;
     s.context_length = 8;
     CHECK_THROWS_WITH(attn::check_applicable(s), "--context-length needs --pos");
@@ -180,6 +180,6 @@ TEST_CASE("the variant table names each variant once, in enum order", "[variants
         CHECK(*v.label);
         CHECK(v.heads == (*v.heads_are != '\0'));  // what heads means is said where there are heads
     }
-    CHECK(attn::variants_with(&attn::VariantInfo::dropout) == "causal, mha-wrapper, mha, gqa, swa, mla");
-    CHECK(attn::variants_with(&attn::VariantInfo::split) == "mha, gqa, swa, mla");
+    CHECK(attn::variants_with(&attn::VariantInfo::dropout) == "causal, mha-wrapper, mha, gqa, swa, mla, alibi");
+    CHECK(attn::variants_with(&attn::VariantInfo::split) == "mha, gqa, swa, mla, alibi");
 }

@@ -119,10 +119,16 @@ std::vector<std::string> explain_cell(const attn::Run& run, const attn::HeadTrac
         if (k && raw)
             out.push_back("= " + num((*raw)(r, c)) + " / √" + std::to_string(k->cols()) + "   (d_k = " +
                           std::to_string(k->cols()) + ")");
+    } else if (n == "position_bias") {
+        const int distance = r - c;  // how many tokens key c lies before query r
+        out.push_back(distance == 0 ? "= 0: a query's own key is not penalised"
+                                    : "= −m·(i − j) = −" + num(-v / static_cast<float>(distance)) + " × " +
+                                          std::to_string(distance) + "   (m: this head's ALiBi slope)");
     } else if (n == "masked_scores") {
         out.push_back(std::isinf(v) ? "masked: key " + std::to_string(c + 1) + " comes after query " +
                                           std::to_string(r + 1) + ", so the score becomes −∞"
-                                    : "not masked: the scaled score unchanged");
+                      : find(head, "position_bias") ? "not masked: the scaled score plus the ALiBi bias"
+                                                    : "not masked: the scaled score unchanged");
     } else if (n == "mask") {
         out.push_back(v > 0.5f ? "1 = masked (this key is in the query's future)" : "0 = visible");
     } else if (n == "weights" || n == "dropped_weights") {

@@ -17,17 +17,18 @@ namespace {
 constexpr Eigen::Index kMaxTokens = 1024;
 
 // The head's softmax inputs as the engine used them: rotated queries and keys with
-// RoPE, and 3.3's simplified attention (no weights, unscaled) on the inputs themselves.
+// RoPE, ALiBi's bias, and 3.3's simplified attention (no weights, unscaled) on the inputs themselves.
 attn::OnlineSoftmaxInput softmax_input(const attn::Run& run, int head) {
     const attn::HeadTrace& h = run.trace.heads.at(static_cast<size_t>(head));
     const attn::Stage* q = h.find("queries_rotated") ? h.find("queries_rotated") : h.find("queries");
     const attn::Stage* k = h.find("keys_rotated") ? h.find("keys_rotated") : h.find("keys");
     if (!q) {  // simplified: queries, keys and values are the inputs
         const attn::Matrix& x = run.trace.model.at("inputs");
-        return {x, x, x, {}, 1.0f};
+        return {x, x, x, {}, {}, 1.0f};
     }
     const attn::Stage* mask = h.find("mask");
-    return {q->value, k->value, h.at("values"), mask ? mask->value : attn::Matrix(),
+    const attn::Stage* bias = h.find("position_bias");
+    return {q->value, k->value, h.at("values"), mask ? mask->value : attn::Matrix(), bias ? bias->value : attn::Matrix(),
             static_cast<float>(std::sqrt(static_cast<double>(k->value.cols())))};
 }
 

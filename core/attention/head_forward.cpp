@@ -41,7 +41,8 @@ void weights_rows(const HeadJob& job, Eigen::Index r0, Eigen::Index rows, float 
     for (Eigen::Index i = 0; i < rows; ++i) {
         const Eigen::Index first = first_key(job, r0 + i);
         out.row(i).head(first).setZero();
-        softmax_row(&out(i, first), seen_keys(job, r0 + i) - first, out.cols() - first, root_d_k, r0 + i);
+        softmax_row(&out(i, first), seen_keys(job, r0 + i) - first, out.cols() - first, root_d_k, r0 + i,
+                    job.alibi_slope, first);
     }
 }
 
@@ -50,10 +51,19 @@ void record_scores(const HeadJob& job, float root_d_k, int head, const KeptStage
     const Eigen::Index T = job.queries.rows(), S = job.keys.rows();
     Matrix scores = matmul_transposed(job.queries, job.keys);  // (T x d_k) @ (d_k x S) -> T x S
     Matrix scaled = scores / root_d_k;
+    Matrix softmax_input = scaled;
+    Matrix bias;
+    if (job.alibi_slope > 0.0f) {
+        bias.resize(T, S);
+        for (Eigen::Index i = 0; i < T; ++i)
+            for (Eigen::Index j = 0; j < S; ++j) bias(i, j) = alibi_bias(job.alibi_slope, i, j);
+        softmax_input += bias;
+    }
     Matrix mask = attention_mask(T, S, job.causal, job.window);
-    Matrix masked = (mask.array() > 0.5f).select(kMinusInf, scaled);
+    Matrix masked = (mask.array() > 0.5f).select(kMinusInf, softmax_input);
     if (keep.keeps(head, "scores")) trace.add("scores", std::move(scores), job.key_axis);
     if (keep.keeps(head, "scaled_scores")) trace.add("scaled_scores", std::move(scaled), job.key_axis);
+    if (bias.size() && keep.keeps(head, "position_bias")) trace.add("position_bias", std::move(bias), job.key_axis);
     if (keep.keeps(head, "mask")) trace.add("mask", std::move(mask), job.key_axis);
     if (keep.keeps(head, "masked_scores")) trace.add("masked_scores", std::move(masked), job.key_axis);
 }
@@ -76,9 +86,12 @@ Matrix attention_mask(Eigen::Index T, Eigen::Index S, bool causal, Eigen::Index 
     return mask;
 }
 
-void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d_k, Eigen::Index row_index) {
+void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d_k, Eigen::Index row_index,
+                 float alibi_slope, Eigen::Index first_key) {
     Eigen::Map<RowArray> r(row, seen);
     r /= root_d_k;  // torch divides by the Python float d_k**0.5, narrowed to float
+    if (alibi_slope > 0.0f)
+        for (Eigen::Index k = 0; k < seen; ++k) row[k] += alibi_bias(alibi_slope, row_index, first_key + k);
     const float max = r.maxCoeff();
     if (max == kMinusInf)
         throw ConfigError("row " + std::to_string(row_index) +
@@ -109,7 +122,8 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int hea
     Matrix whole;
     const Matrix* weights = given;
     if (!given) {
-        if (keeps("scores") || keeps("scaled_scores") || keeps("mask") || keeps("masked_scores"))
+        if (keeps("scores") || keeps("scaled_scores") || keeps("position_bias") || keeps("mask") ||
+            keeps("masked_scores"))
             record_scores(job, root_d_k, head, keep, trace);
         if (keeps("weights") || keep_dropped) {
             whole.resize(T, S);

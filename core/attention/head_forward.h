@@ -31,6 +31,9 @@ struct HeadJob {
     // > 0: a sliding window on top of the causal mask: row i sees keys i - window + 1 .. i
     // only, and only those are multiplied (the cost grows with T * window, not T * S).
     Eigen::Index window = 0;
+    // > 0: ALiBi's bias -alibi_slope * (i - j) is added to the scaled score of query i and
+    // key j (the position_bias stage), before the mask.
+    float alibi_slope = 0.0f;
 };
 
 // The mask as a T x S matrix, 1 where masked: triu(ones, 1) when causal, and with a
@@ -50,6 +53,14 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* weights, int h
 // subtract the row's maximum, exp, multiply by 1 / sum) over the row's first `seen`
 // elements; the rest of the row's `width` (masked, -inf) become 0. -inf scores give 0.
 // Throws ConfigError when every element is -inf (torch would give NaN).
-void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d_k, Eigen::Index row_index);
+// With an ALiBi slope, element k (key first_key + k of query row_index) gets its bias
+// after the division.
+void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d_k, Eigen::Index row_index,
+                 float alibi_slope = 0.0f, Eigen::Index first_key = 0);
+
+// ALiBi's bias of query i and key j: -slope * (i - j), as torch computes -slopes * distance.
+inline float alibi_bias(float slope, Eigen::Index i, Eigen::Index j) {
+    return -slope * static_cast<float>(i - j);
+}
 
 }  // namespace attn

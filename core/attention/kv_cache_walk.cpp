@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "attention/head_forward.h"
 #include "attention/rope.h"
 #include "attention/variants/weight_split.h"
 #include "numerics/gemm.h"
@@ -80,14 +81,18 @@ KvCacheStep kv_cache_step(const AttentionModule& m, const Matrix& x, long step, 
     const int group_size = H / G;
     s.group = head / group_size;
     const float root_d_k = static_cast<float>(std::sqrt(static_cast<double>(hd)));
+    const std::vector<float> slopes = variant_info(cfg.variant).alibi ? alibi_slopes(H) : std::vector<float>();
     Matrix concat(1, cfg.d_out);
     for (int h = 0; h < H; ++h) {
         const int g = h / group_size;
         const Matrix q = queries.middleCols(h * hd, hd);             // 1 x hd
         const Matrix keys = cache_keys.middleCols(g * hd, hd);       // cached x hd
         const Matrix values = cache_values.middleCols(g * hd, hd);
-        Matrix weights = matmul_transposed(q, keys);                 // 1 x cached
-        weights = softmax_rows(weights / root_d_k);
+        Matrix weights = matmul_transposed(q, keys) / root_d_k;      // 1 x cached
+        if (!slopes.empty())  // ALiBi: the query is token `step`, cached key j is token first_cached + j
+            for (Eigen::Index j = 0; j < weights.cols(); ++j)
+                weights(0, j) += alibi_bias(slopes[static_cast<size_t>(h)], step, s.first_cached + j);
+        weights = softmax_rows(weights);
         const Matrix context = matmul(weights, values);               // 1 x hd
         concat.middleCols(h * hd, hd) = context;
         if (h == head) {

@@ -23,8 +23,9 @@ OnlineSoftmaxState online_softmax(const OnlineSoftmaxInput& in, int tile, int ti
     const Eigen::Index T = in.queries.rows(), S = in.keys.rows(), d_v = in.values.cols();
     if (tile < 1) throw ConfigError("the tile must hold at least one key");
     if (in.keys.cols() != in.queries.cols() || in.values.rows() != S ||
-        (in.mask.size() && (in.mask.rows() != T || in.mask.cols() != S)))
-        throw ConfigError("the online softmax's queries, keys, values and mask do not fit together");
+        (in.mask.size() && (in.mask.rows() != T || in.mask.cols() != S)) ||
+        (in.bias.size() && (in.bias.rows() != T || in.bias.cols() != S)))
+        throw ConfigError("the online softmax's queries, keys, values, mask and bias do not fit together");
     OnlineSoftmaxState st;
     st.tile = tile;
     st.tiles_total = static_cast<int>((S + tile - 1) / tile);
@@ -37,6 +38,7 @@ OnlineSoftmaxState online_softmax(const OnlineSoftmaxInput& in, int tile, int ti
     for (int k = 0; k < st.tiles_done; ++k) {
         const Eigen::Index c0 = static_cast<Eigen::Index>(k) * tile, cols = std::min<Eigen::Index>(tile, S - c0);
         Matrix s = matmul_transposed(in.queries, in.keys.middleRows(c0, cols)) / in.scale;  // T x cols
+        if (in.bias.size()) s += in.bias.middleCols(c0, cols);
         if (in.mask.size()) s = (in.mask.middleCols(c0, cols).array() > 0.5f).select(kMinusInf, s);
         scores.middleCols(c0, cols) = s;
         Matrix p(T, cols);

@@ -4,7 +4,7 @@
 // holding a whole row of scores: each row keeps a running maximum m and a running sum
 // l of exp(score - m), and a running output O. When a tile raises a row's maximum, what
 // was summed so far is rescaled by exp(m_old - m_new):
-//   S   = Q · K_tileᵀ / √d_k   (masked: -inf)      T x tile
+//   S   = Q · K_tileᵀ / √d_k (+ bias; masked: -inf)   T x tile
 //   m'  = max(m, rowmax(S))
 //   l'  = l · exp(m - m') + rowsum(exp(S - m'))
 //   O'  = O · exp(m - m') + exp(S - m') · V_tile   T x d_v
@@ -19,6 +19,7 @@ struct OnlineSoftmaxInput {
     Matrix keys;     // S x d_k
     Matrix values;   // S x d_v
     Matrix mask;     // T x S, 1 = masked; empty for none
+    Matrix bias;     // T x S, added to the scaled scores (ALiBi's position_bias); empty for none
     float scale = 1.0f;  // scores are divided by it: √d_k (1 for 3.3's simplified attention)
 };
 

@@ -14,7 +14,7 @@
 
 namespace attn {
 
-enum class Variant { Simplified, SelfV1, SelfV2, Causal, MhaWrapper, Mha, Cross, Gqa, Swa, Mla };
+enum class Variant { Simplified, SelfV1, SelfV2, Causal, MhaWrapper, Mha, Cross, Gqa, Swa, Mla, Alibi };
 
 // What a variant's KV cache holds for each token fed (the KV cache walk, docs/variants.md).
 enum class KvCache {
@@ -38,7 +38,7 @@ using Forward = void (*)(const AttentionModule& m, const Matrix& x, const Matrix
 struct VariantInfo {
     Variant id;
     const char* name;       // CLI, session files, JSON: "self-v1"
-    const char* section;    // the book's section ("3.4"), "ch4+" for its chapter 4 bonus material, or "" for the seed documents' own
+    const char* section;    // the book's section ("3.4"), "ch4+" for its chapter 4 bonus material, or "" (the seed documents' own, a paper's)
     const char* label;      // the app's list: "self-attention v1"
     const char* heads_are;  // what --heads makes: "stacked modules", "a split of d_out", "" (one head)
     // Which settings apply (setting_table.cpp names these columns).
@@ -55,6 +55,7 @@ struct VariantInfo {
     bool rope = false;       // --rope, --rope-base: queries and keys rotated by position
     bool window = false;     // --window: a key is seen only by the next W queries
     bool latent = false;     // --latent-dim: keys and values up-projected from a cached latent
+    bool alibi = false;      // linear biases on the scores, a slope per head (the position_bias stage)
     // Projected once and split into heads, then out_proj (mha and today's variants);
     // the others stack one module per head.
     bool split = false;

@@ -12,6 +12,7 @@
 //   pytorch_emit_classes_gqa.cpp    ch04's GroupedQueryAttention, and llama3.py's RoPE for --rope
 //   pytorch_emit_classes_swa.cpp    ch04's MultiHeadAttentionWithSWA
 //   pytorch_emit_classes_mla.cpp    ch04's MultiHeadLatentAttention
+//   pytorch_emit_classes_alibi.cpp  MultiHeadAttentionWithALiBi (attnscope's, from the paper)
 //   pytorch_emit_kv_cache.cpp       the JSON's kv_cache, measured on the module's own cache
 //   pytorch_emit.cpp                the header, the forward pass, the JSON, the main block
 // and a GPT model's program (pytorch_emit_model.h):
@@ -85,10 +86,11 @@ struct EmittedClass {
     const EmittedClass* (*instead)(const AttentionConfig& c) = nullptr;
 };
 
-// The emitted classes the variant table names (and 004's, through `instead`).
+// The emitted classes the variant table names (and 004's, through `instead`). A `const`
+// at namespace scope links only inside its file unless declared `extern` first: here.
 extern const EmittedClass kSelfAttentionV1, kSelfAttention004, kWrapper004, kCross, kCrossWrapper;
 extern const EmittedClass kSelfAttentionV2, kCausalAttention, kMhaWrapper, kMultiHeadAttention;
-extern const EmittedClass kGroupedQueryAttention, kSlidingWindowAttention, kLatentAttention;
+extern const EmittedClass kGroupedQueryAttention, kSlidingWindowAttention, kLatentAttention, kAlibiAttention;
 
 struct Plan {
     const EmittedClass* cls = nullptr;  // null: 3.3's simplified attention has no class

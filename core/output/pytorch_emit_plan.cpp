@@ -11,7 +11,7 @@ namespace {
 // Every class a variant's row may name.
 const EmittedClass* const kClasses[] = {
     &kSelfAttentionV1, &kSelfAttentionV2,      &kCausalAttention,         &kMhaWrapper,     &kMultiHeadAttention,
-    &kCross,           &kGroupedQueryAttention, &kSlidingWindowAttention, &kLatentAttention,
+    &kCross,           &kGroupedQueryAttention, &kSlidingWindowAttention, &kLatentAttention, &kAlibiAttention,
 };
 
 const EmittedClass* emitted_class(const std::string& name) {

@@ -87,7 +87,9 @@ StageList compare_masking(const HeadTrace& head) {
     const Axis key_axis = weights->cols;
 
     // The book's first way (3.5.1): softmax over everything, zero the future, renormalise.
-    Matrix unmasked = softmax_rows(scaled->value);
+    // (With ALiBi, the softmax's input is the scaled scores plus the bias.)
+    const Stage* bias = head.find("position_bias");
+    Matrix unmasked = softmax_rows(bias ? Matrix(scaled->value + bias->value) : scaled->value);
     Matrix kept = unmasked.cwiseProduct((1.0f - mask->value.array()).matrix());
     // A row is never masked entirely (the diagonal is kept), so its sum is positive.
     Matrix renormalised = kept.array().colwise() / kept.rowwise().sum().array();

@@ -42,6 +42,7 @@ struct Shapes {
     bool dropout_stages = false;               // the trace keeps dropout_mask and dropped_weights
     bool draws_dropout = false;                // the forward draws a Bernoulli per weight
     bool causal = false;                       // row i sees keys 0..i only
+    bool bias = false;                         // alibi: the position_bias stage, and a biased copy
 };
 
 Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
@@ -50,6 +51,7 @@ Shapes shapes_of(const Settings& s, int64_t tokens, int64_t tokens2) {
     x.v = cfg.variant;
     x.simplified = !variant_info(x.v).projections;
     x.mha = splits_heads(x.v);
+    x.bias = variant_info(x.v).alibi;
     x.T = static_cast<double>(tokens);
     x.S = variant_info(x.v).second_text ? static_cast<double>(tokens2 > 0 ? tokens2 : cfg.kv_len) : x.T;
     x.d = s.d_in;
@@ -91,6 +93,7 @@ double kept_squares(const Shapes& x, const KeptStages& keep) {
     if (x.simplified) return 2.0;  // scores and weights
     std::vector<const char*> names{"scores", "scaled_scores", "mask", "masked_scores", "weights"};
     if (x.dropout_stages) names.insert(names.end(), {"dropout_mask", "dropped_weights"});
+    if (x.bias) names.push_back("position_bias");
     double n = 0.0;
     for (const char* name : names)
         for (int h = 0; h < static_cast<int>(x.H); ++h) n += keep.keeps(h, name) ? 1.0 : 0.0;
@@ -116,9 +119,11 @@ double unkept_squares(const Shapes& x, const KeptStages& keep) {
     double most = 0.0;
     for (int h = 0; h < static_cast<int>(x.H); ++h) {
         const auto keeps = [&](const char* name) { return keep.keeps(h, name) ? 1.0 : 0.0; };
-        const double pre = keeps("scores") + keeps("scaled_scores") + keeps("mask") + keeps("masked_scores");
+        // With a bias: the bias and the biased scores too (record_scores).
+        const double pre = keeps("scores") + keeps("scaled_scores") + keeps("mask") + keeps("masked_scores") +
+                           (x.bias ? keeps("position_bias") : 0.0);
         const double dropped = x.dropout_stages ? keeps("dropped_weights") : 0.0;
-        double n = pre > 0.0 ? 4.0 - pre : 0.0;
+        double n = pre > 0.0 ? (x.bias ? 6.0 : 4.0) - pre : 0.0;
         if (dropped > 0.0 && keeps("weights") == 0.0) n += 1.0;
         if (dropped > 0.0 && x.draws_dropout && keeps("dropout_mask") == 0.0) n += 1.0;
         most = std::max(most, n);
@@ -199,6 +204,7 @@ std::vector<std::pair<std::string, double>> stage_numbers(const Shapes& x, const
     for (const char* name : {"scores", "weights"}) add(name, H * TS);
     if (!x.simplified) {
         for (const char* name : {"scaled_scores", "mask", "masked_scores"}) add(name, H * TS);
+        if (x.bias) add("position_bias", H * TS);
         add("W_query", H * x.d * x.hd);
         add("W_key", H * x.d * x.hd);
         add("W_value", H * x.d * x.hv);

@@ -1,28 +1,31 @@
 #!/usr/bin/python3
 """Writes tests/golden/modern_golden.json: what attnscope-cli must print for the variants
-gqa, swa and mla, computed by PyTorch.
+gqa, swa, mla and alibi, computed by PyTorch.
 
-Run with Debian's torch (python3-torch 1.13):  /usr/bin/python3 tests/golden/make_modern_golden.py
+Run with Debian's torch (python3-torch 1.13):  /usr/bin/python3 tests/golden/make_modern_golden.py [--keep]
+(--keep: configurations already in the file keep their data; see kept())
 
 The modules are copies of the book repository's classes, one a file: modern_gqa.py
 (GroupedQueryAttention with llama3.py's RoPE), modern_swa.py (MultiHeadAttentionWithSWA),
-modern_mla.py (MultiHeadLatentAttention), recording through modern_recording.py.  The
+modern_mla.py (MultiHeadLatentAttention), and attnscope's own modern_alibi.py
+(MultiHeadAttentionWithALiBi, written from the ALiBi paper), recording through modern_recording.py.  The
 tokens, the embedding (book table or seeded nn.Embedding, --pos, vocabulary sizes), the
 CLI flags and the JSON conventions are make_golden.py's, from cli_conventions.py
 (embed_inputs, cli_args, CLI_DEFAULTS, plain, text_of, write_golden), so the rules are the
 same as for "mha".  The format is golden.json's: {"torch_version", "configs": [{"name",
 "args", "expected"}]}.
 
-New flags: --variant gqa|swa|mla, --kv-groups G (gqa, default 1), --rope (gqa) and
+New flags: --variant gqa|swa|mla|alibi, --kv-groups G (gqa, default 1), --rope (gqa) and
 --rope-base B (default 10000), --window W (swa, default 3), --latent-dim D (mla, default
 max(16, d_out // 8), the class's own default).
 
 "kv_cache" is measured on a deep copy of the module in evaluation mode: forward(x[0:1],
 use_cache=True) over the whole text must equal the copy's forward without the cache;
 then the cache tensors the class keeps (gqa: cache_k, cache_v; swa: cache_k, cache_v,
-at most the window; mla: cache_c_kv) give bytes_per_token = 4 * numel / tokens.
+at most the window; mla: cache_c_kv; alibi: cache_k, cache_v) give bytes_per_token = 4 * numel / tokens.
 """
 import copy
+import json
 import os
 import sys
 
@@ -33,6 +36,7 @@ from cli_conventions import (BOOK_TEXT, BOOK_GPT2_TEXT, BOOK_GPT2_IDS, CLI_DEFAU
 from modern_gqa import GroupedQueryAttention
 from modern_swa import MultiHeadAttentionWithSWA
 from modern_mla import MultiHeadLatentAttention
+from modern_alibi import MultiHeadAttentionWithALiBi
 
 torch.set_num_threads(1)
 
@@ -52,11 +56,15 @@ HEAD_KEYS = {
     "mla": ["W_query", "b_query", "W_UK", "W_UV", "b_UK", "b_UV", "queries", "keys", "values", "scores",
             "scaled_scores", "mask", "masked_scores", "weights", "dropout_mask", "dropped_weights", "context",
             "W_out", "b_out"],
+    "alibi": ["W_query", "W_key", "W_value", "b_query", "b_key", "b_value", "queries", "keys", "values",
+              "scores", "scaled_scores", "position_bias", "mask", "masked_scores", "weights", "dropout_mask",
+              "dropped_weights", "context", "W_out", "b_out"],
 }
 TOP_KEYS = {  # module-level records, after "inputs"
     "gqa": ["rope_angles", "W_out", "concat"],
     "swa": ["W_out", "b_out", "concat"],
     "mla": ["W_DKV", "b_DKV", "latents", "W_out", "b_out", "concat"],
+    "alibi": ["W_out", "b_out", "concat"],
 }
 
 
@@ -68,7 +76,7 @@ def make_modern_config(name, variant, text=BOOK_TEXT, seed=None, embed_seed=None
                        heads=None, dropout=None, qkv_bias=False, batch=None, pos=False, vocab_size=None,
                        context_length=None, dropout_seed=None, eval_mode=False, gpt2_ids=None,
                        kv_groups=None, rope=False, rope_base=None, window=None, latent_dim=None):
-    assert variant in ("gqa", "swa", "mla")
+    assert variant in ("gqa", "swa", "mla", "alibi")
     assert kv_groups is None or variant == "gqa"
     assert not rope or variant == "gqa"
     assert rope_base is None or rope
@@ -120,7 +128,7 @@ def kv_cache_of(module, variant, x0, d_out):
     elif variant == "gqa":
         tensors, token_dim = [m.cache_k, m.cache_v], 2  # (b, num_kv_groups, T, head_dim)
     else:
-        tensors, token_dim = [m.cache_k, m.cache_v], 1  # (b, T kept, num_heads, head_dim)
+        tensors, token_dim = [m.cache_k, m.cache_v], 1  # (b, T kept, num_heads, head_dim): swa, alibi
     tokens = tensors[0].shape[token_dim]
     assert all(t.shape[0] == 1 and t.shape[token_dim] == tokens and t.dtype == torch.float32 for t in tensors)
     numel = sum(t.numel() for t in tensors)
@@ -141,6 +149,8 @@ def compute_modern(variant, text, seed, embed_seed, d_in, d_out, heads, dropout,
         m = GroupedQueryAttention(d_in, d_out, dropout, heads, kv_groups, qkv_bias=qkv_bias, rope_base=rope_base)
     elif variant == "swa":
         m = MultiHeadAttentionWithSWA(d_in, d_out, dropout, heads, qkv_bias=qkv_bias, sliding_window_size=window)
+    elif variant == "alibi":
+        m = MultiHeadAttentionWithALiBi(d_in, d_out, dropout, heads, qkv_bias=qkv_bias)
     else:
         m = MultiHeadLatentAttention(d_in, d_out, dropout, heads, qkv_bias=qkv_bias, latent_dim=latent_dim)
     if eval_mode:
@@ -206,10 +216,37 @@ def configs():
             latent_dim=4, dropout=0.5, batch=2, dropout_seed=9, eval_mode=True, seed=51, vocab_size=30)
     yield C("mla T 64 d_in 32 2 heads latent 6", "mla", text=text_of(64, 110), d_in=32, d_out=8, heads=2,
             latent_dim=6, dropout=0.1, seed=52, vocab_size=200)
+    # --- alibi: slopes for 1, 2, 3 (not a power of 2), 4, 6 and 12 heads ---
+    yield C("book alibi d_out 4 heads 2", "alibi", d_out=4, heads=2)
+    yield C("book alibi 1 head", "alibi", d_out=4, heads=1)
+    yield C("alibi 3 heads qkv-bias pos", "alibi", text=text_of(8, 111), d_in=9, d_out=9, heads=3, qkv_bias=True,
+            pos=True, seed=53, embed_seed=54, vocab_size=30)
+    yield C("book alibi dropout 0.5 batch 2 4 heads", "alibi", d_out=8, heads=4, dropout=0.5, batch=2)
+    yield C("alibi 6 heads dropout 0.5 batch 2 dropout-seed 11 eval", "alibi", text=text_of(9, 112), d_in=12,
+            d_out=12, heads=6, dropout=0.5, batch=2, dropout_seed=11, eval_mode=True, seed=55, vocab_size=40)
+    yield C("alibi 12 heads d_out 24", "alibi", text=text_of(5, 113), d_in=16, d_out=24, heads=12, dropout=0.1,
+            seed=56, vocab_size=30)
+    yield C("alibi T 150 1 head", "alibi", text=text_of(150, 114), d_in=16, d_out=4, heads=1, seed=57,
+            vocab_size=120)
+    yield C("gpt2 book sentence alibi 4 heads", "alibi", text=G2, gpt2_ids=BOOK_GPT2_IDS, d_in=16, d_out=8,
+            heads=4, embed_seed=3)
+
+
+def kept(entries, old_file):
+    """`entries`, except that a configuration already in `old_file` with the same name
+    and arguments keeps the data it has there: torch's products round differently from
+    one machine to the next (its BLAS kernels), so rewriting the file when a variant is
+    added would change the last digits of every other configuration."""
+    with open(old_file, encoding="utf-8") as f:
+        old = {(c["name"], tuple(c["args"])): c for c in json.load(f)["configs"]}
+    for entry in entries:
+        yield old.get((entry["name"], tuple(entry["args"])), entry)
 
 
 def main():
-    write_golden(configs(), OUT, lambda e: f" kv={e['kv_cache']['bytes_per_token']}B/tok x{e['kv_cache']['tokens']}")
+    # --keep: the configurations already written stay as they are (see kept)
+    entries = kept(configs(), OUT) if "--keep" in sys.argv[1:] and os.path.exists(OUT) else configs()
+    write_golden(entries, OUT, lambda e: f" kv={e['kv_cache']['bytes_per_token']}B/tok x{e['kv_cache']['tokens']}")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,7 @@ void attend_split_heads(const AttentionModule& m, const SplitProjections& split,
         HeadJob job{attn_queries.middleCols(h * hd, hd), attn_keys.middleCols(g * hd, hd),
                     split.values.middleCols(g * hd, hd), true, Axis::Tokens, true, draws_of_head(draws, h)};
         job.window = t.window;
+        if (split.alibi_slopes) job.alibi_slope = (*split.alibi_slopes)[static_cast<size_t>(h)];
         Matrix* preview = keep.preview_side > 0 ? &t.weights_previews[static_cast<size_t>(h)] : nullptr;
         contexts[static_cast<size_t>(h)] = attend_head(job, nullptr, h, keep, head, preview);
     });

@@ -31,7 +31,11 @@ struct SplitProjections {
     const Matrix* keys_rotated = nullptr;
     const char* key_name = "key";      // head h's weights are W_key/W_value's columns; mla's
     const char* value_name = "value";  // W_UK/W_UV's
+    const std::vector<float>* alibi_slopes = nullptr;  // ALiBi: head h's scores fall by slope h per token back
 };
+
+// ALiBi's slope of each of `heads` heads (alibi.cpp): the paper's geometric series.
+std::vector<float> alibi_slopes(int heads);
 
 // The model stages every weight-split module shows first: out_proj's weights (W_out, b_out).
 void add_out_proj(const AttentionModule& m, Trace& t);
