@@ -125,11 +125,8 @@ TEST_CASE("tiled online softmax ends at the ordinary softmax and context", "[mod
         INFO(Catch::Detail::stringify(args));
         const attn::Run r = run(with(kLong, args));
         const attn::HeadTrace& h = r.trace.heads[0];
-        const bool rope = h.find("queries_rotated") != nullptr;
-        const attn::OnlineSoftmaxInput in{rope ? h.at("queries_rotated") : h.at("queries"), rope ? h.at("keys_rotated") : h.at("keys"),
-                                          h.at("values"), h.at("mask"),
-                                          h.find("position_bias") ? h.at("position_bias") : attn::Matrix(),
-                                          std::sqrt(static_cast<float>(h.at("keys").cols()))};
+        const attn::OnlineSoftmaxInput in = attn::online_softmax_input(r.trace, 0);
+        CHECK(in.bias.size() == (h.find("position_bias") ? in.mask.size() : 0));
         for (const int tile : {1, 3, 4, 16, 100}) {
             INFO("tile " << tile);
             const attn::OnlineSoftmaxState done = attn::online_softmax(in, tile, 1 << 20);

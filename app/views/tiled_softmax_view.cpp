@@ -16,22 +16,6 @@ namespace {
 // Beyond this many tokens each step would cost a T x S pass per frame on the UI thread.
 constexpr Eigen::Index kMaxTokens = 1024;
 
-// The head's softmax inputs as the engine used them: rotated queries and keys with
-// RoPE, ALiBi's bias, and 3.3's simplified attention (no weights, unscaled) on the inputs themselves.
-attn::OnlineSoftmaxInput softmax_input(const attn::Run& run, int head) {
-    const attn::HeadTrace& h = run.trace.heads.at(static_cast<size_t>(head));
-    const attn::Stage* q = h.find("queries_rotated") ? h.find("queries_rotated") : h.find("queries");
-    const attn::Stage* k = h.find("keys_rotated") ? h.find("keys_rotated") : h.find("keys");
-    if (!q) {  // simplified: queries, keys and values are the inputs
-        const attn::Matrix& x = run.trace.model.at("inputs");
-        return {x, x, x, {}, {}, 1.0f};
-    }
-    const attn::Stage* mask = h.find("mask");
-    const attn::Stage* bias = h.find("position_bias");
-    return {q->value, k->value, h.at("values"), mask ? mask->value : attn::Matrix(), bias ? bias->value : attn::Matrix(),
-            static_cast<float>(std::sqrt(static_cast<double>(k->value.cols())))};
-}
-
 }  // namespace
 
 void TiledSoftmaxView::update(const attn::Run& run, uint64_t run_version, int head) {
@@ -48,7 +32,7 @@ void TiledSoftmaxView::update(const attn::Run& run, uint64_t run_version, int he
         else if (!h.find("weights") || (h.find("queries") == nullptr) != (h.find("scores") == nullptr))
             error_ = "this head's stages are not kept";
         else
-            input_ = softmax_input(run, head);
+            input_ = attn::online_softmax_input(run.trace, head);
     }
     if (!input_) return;
     const int keys = static_cast<int>(input_->keys.rows());

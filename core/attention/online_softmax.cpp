@@ -19,6 +19,20 @@ float exp_minus(float a, float b) { return a == kMinusInf ? 0.0f : std::exp(a - 
 
 }  // namespace
 
+OnlineSoftmaxInput online_softmax_input(const Trace& trace, int head) {
+    const HeadTrace& h = trace.heads.at(static_cast<size_t>(head));
+    const Stage* queries = h.find("queries_rotated") ? h.find("queries_rotated") : h.find("queries");
+    const Stage* keys = h.find("keys_rotated") ? h.find("keys_rotated") : h.find("keys");
+    if (!queries) {  // simplified: queries, keys and values are the inputs
+        const Matrix& x = trace.model.at("inputs");
+        return {x, x, x, {}, {}, 1.0f};
+    }
+    const Stage* mask = h.find("mask");
+    const Stage* bias = h.find("position_bias");
+    return {queries->value, keys->value, h.at("values"), mask ? mask->value : Matrix(),
+            bias ? bias->value : Matrix(), static_cast<float>(std::sqrt(static_cast<double>(keys->value.cols())))};
+}
+
 OnlineSoftmaxState online_softmax(const OnlineSoftmaxInput& in, int tile, int tiles) {
     const Eigen::Index T = in.queries.rows(), S = in.keys.rows(), d_v = in.values.cols();
     if (tile < 1) throw ConfigError("the tile must hold at least one key");

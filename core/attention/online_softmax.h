@@ -10,6 +10,7 @@
 //   O'  = O · exp(m - m') + exp(S - m') · V_tile   T x d_v
 // After the last tile, weights = exp(S - m) / l and context = O / l: the ordinary
 // softmax and product, up to float rounding.
+#include "attention/trace.h"
 #include "numerics/tensor.h"
 
 namespace attn {
@@ -33,6 +34,12 @@ struct OnlineSoftmaxState {
     Matrix context_so_far;     // T x d_v: O / l (0 for a row that has seen nothing)
     long first_key = 0, last_key = 0;  // the tile just done: keys [first_key, last_key)
 };
+
+// Head `head`'s softmax inputs as its forward used them, read from the trace: rotated
+// queries and keys with RoPE, the mask, ALiBi's bias, and for 3.3's simplified attention
+// (no weights, unscaled) the inputs themselves. Throws std::out_of_range when the head
+// did not keep its queries, keys and values.
+OnlineSoftmaxInput online_softmax_input(const Trace& trace, int head);
 
 // The state after `tiles` tiles of `tile` keys each (clamped to the number of tiles).
 // Throws ConfigError for a tile below 1 or inputs whose shapes disagree.
