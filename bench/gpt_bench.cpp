@@ -1,5 +1,6 @@
 // A GPT-2-small-shaped model (chapter 4's GPT_CONFIG_124M, seeded weights): a full
 // forward of T tokens keeping every layer's attention weights (what a model view shows),
+// with every position's logits (as PyTorch's forward) and with the last one's (as shown),
 // and one more token with the KV cache (what typing or generating a token costs). Issue
 // 11 asks the cached token to be at least 5x cheaper than the full forward at T = 64,
 // and within a frame for the shipped model (BM_ShippedModel*). Threads: OMP_NUM_THREADS.
@@ -32,6 +33,17 @@ void BM_GptForward(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(attn::gpt_forward(model, ids, attn::KeptStages::only({"weights"})));
 }
 BENCHMARK(BM_GptForward)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same forward with the logits of the last position only: what the app and the CLI
+// compute (the next tokens shown), not T x vocab (79 GFLOP at T = 1024).
+void BM_GptForwardShown(benchmark::State& state) {
+    const attn::GptModel& model = model_124m();
+    const std::vector<int64_t> ids = some_ids(static_cast<int>(state.range(0)));
+    const std::vector<attn::KeptStages> keep(model.blocks.size(), attn::KeptStages::only({"weights"}));
+    const auto last = static_cast<Eigen::Index>(ids.size()) - 1;
+    for (auto _ : state) benchmark::DoNotOptimize(attn::gpt_forward(model, ids, keep, {last}));
+}
+BENCHMARK(BM_GptForwardShown)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // One token after T cached ones.
 void BM_GptCachedToken(benchmark::State& state) {

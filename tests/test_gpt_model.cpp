@@ -180,3 +180,33 @@ TEST_CASE("the forward a step at a time: a block a step, the logits in blocks, t
     CHECK(attn::GptForward(model, {1, 2, 3}, std::vector<attn::KeptStages>(3), 1e5).steps() == 3 + 1);
     CHECK_THROWS_WITH(attn::GptForward(model, {}, std::vector<attn::KeptStages>(3)), Catch::Contains("no tokens"));
 }
+
+TEST_CASE("the logits of the shown positions only: those rows of the whole product, the rest from the final LayerNorm", "[gpt]") {
+    attn::GptConfig cfg;
+    cfg.vocab_size = 6200;
+    cfg.context_length = 100;
+    cfg.emb_dim = 64;
+    cfg.n_heads = 4;
+    cfg.n_layers = 2;
+    const attn::GptModel model = attn::build_gpt_ch4(cfg, 9);
+    std::vector<int64_t> ids;
+    for (int i = 0; i < 40; ++i) ids.push_back((i * 53 + 5) % cfg.vocab_size);
+    const std::vector<attn::KeptStages> keep(2, attn::KeptStages::only({"weights"}));
+    const attn::GptTrace all = attn::gpt_forward(model, ids, keep);
+    CHECK(all.logits.rows() == 40);
+    CHECK(all.logit_rows.size() == 40);
+    const attn::GptTrace shown = attn::gpt_forward(model, ids, keep, {7, 39});
+    REQUIRE(shown.logits.rows() == 2);
+    CHECK(shown.logit_rows == std::vector<Eigen::Index>{7, 39});
+    // The same blocks bit for bit; each logit one dot product over emb_dim, so the rows
+    // agree with the whole product's to float rounding (another product shape).
+    CHECK((shown.final_normed.array() == all.final_normed.array()).all());
+    const float scale = all.logits.cwiseAbs().maxCoeff();
+    CHECK((shown.logits.row(0) - all.logits.row(7)).cwiseAbs().maxCoeff() <= 1e-6f * scale);
+    CHECK((shown.logits.row(1) - all.logits.row(39)).cwiseAbs().maxCoeff() <= 1e-6f * scale);
+    // logits_at: a computed row as it is, another from final_normed.
+    CHECK((attn::logits_at(model, shown, 39).array() == shown.logits.row(1).array()).all());
+    CHECK((attn::logits_at(model, shown, 20) - all.logits.row(20)).cwiseAbs().maxCoeff() <= 1e-6f * scale);
+    CHECK_THROWS(attn::logits_at(model, shown, 40));
+    CHECK_THROWS(attn::gpt_forward(model, ids, keep, {40}));
+}

@@ -126,8 +126,16 @@ TEST_CASE("next tokens at a picked position (--next-at P): logits row P, those a
         INFO("position " << p);
         const attn::ModelRun run = run_at(model, text, p);
         CHECK(run.next_position == p);
-        // The row the forward computed, and softmax/top-k of it as for the last position.
-        check_same_next_tokens(run.next_tokens, attn::top_next_tokens(last.trace->logits.row(p), 10), 0.0);
+        // Only the shown positions' logits are computed: P's and the last one's.
+        CHECK(run.trace->logits.rows() == (p + 1 == static_cast<int>(text.size()) ? 1 : 2));
+        CHECK(run.trace->logit_rows.front() == p);
+        CHECK(last.trace->logit_rows == std::vector<Eigen::Index>{static_cast<Eigen::Index>(text.size()) - 1});
+        // The row the forward computed, and softmax/top-k of it as for the last position;
+        // the last run's trace gives the same row from its final LayerNorm (another
+        // product's shape: equal to float rounding).
+        check_same_next_tokens(run.next_tokens, attn::top_next_tokens(run.trace->logits.row(0), 10), 0.0);
+        check_same_next_tokens(run.next_tokens, attn::top_next_tokens(attn::logits_at(*model.model, *last.trace, p), 10),
+                               1e-6);
         // Causal: what follows position P depends on tokens 0..P only. The run of the
         // text cut there is an independent forward of fewer tokens.
         const attn::ModelRun cut = run_at(model, text.substr(0, static_cast<size_t>(p) + 1), std::nullopt);
@@ -152,7 +160,8 @@ TEST_CASE("next tokens at a position past the tokens are refused in one line, ge
     s.next_at = 4;
     const attn::ModelRun in_view = attn::run_model(s, model, attn::default_budget(), true);
     CHECK(in_view.next_position == 4);
-    check_same_next_tokens(in_view.next_tokens, attn::top_next_tokens(in_view.trace->logits.row(4), 10), 0.0);
+    check_same_next_tokens(in_view.next_tokens, attn::top_next_tokens(attn::logits_at(*model.model, *in_view.trace, 4), 10),
+                           0.0);
     s.next_at = 5;
     CHECK_THROWS_WITH(attn::run_model(s, model, attn::default_budget(), true),
                       "--next-at 5: the text has 5 tokens with its generated ones (positions 0..4)");
@@ -201,7 +210,9 @@ TEST_CASE("another position of a full run shares its trace, with that row's next
     REQUIRE(at_1);
     CHECK(at_1->next_position == 1);
     CHECK(at_1->trace == run.trace);  // the same weights and logits, not a copy of them
-    check_same_next_tokens(at_1->next_tokens, run_at(model, "a!b!c", 1).next_tokens, 0.0);
+    // Row 1's logits from the trace's final LayerNorm, as a run at position 1 computes
+    // them in its forward (to float rounding: a product of another shape).
+    check_same_next_tokens(at_1->next_tokens, run_at(model, "a!b!c", 1).next_tokens, 1e-6);
     const std::optional<attn::ModelRun> back = attn::with_next_at(*at_1, std::nullopt);
     REQUIRE(back);
     CHECK(back->next_position == 4);

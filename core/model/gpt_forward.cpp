@@ -58,26 +58,34 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
     return gpt_forward(model, ids, std::vector<KeptStages>(model.blocks.size(), keep));
 }
 
-GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep) {
-    GptForward forward(model, ids, keep);
+GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
+                     std::vector<Eigen::Index> logit_rows) {
+    GptForward forward(model, ids, keep, GptForward::kLogitProducts, std::move(logit_rows));
     while (!forward.done()) forward.step();
     return forward.take();
 }
 
 GptForward::GptForward(const GptModel& model, std::vector<int64_t> ids, std::vector<KeptStages> keep,
-                       double logit_products)
+                       double logit_products, std::vector<Eigen::Index> logit_rows)
     : model_(&model), keep_(std::move(keep)) {
     if (keep_.size() != model.blocks.size()) throw std::logic_error("gpt_forward: one KeptStages per block");
     check_ids(model.cfg, ids);
     trace_.ids = std::move(ids);
     const auto T = static_cast<Eigen::Index>(trace_.ids.size());
+    for (const Eigen::Index r : logit_rows)
+        if (r < 0 || r >= T) throw std::logic_error("gpt_forward: a logit row past the text");
+    all_rows_ = logit_rows.empty();
+    if (all_rows_)
+        for (Eigen::Index i = 0; i < T; ++i) logit_rows.push_back(i);
+    trace_.logit_rows = std::move(logit_rows);
+    const auto R = static_cast<Eigen::Index>(trace_.logit_rows.size());
     trace_.embeddings.resize(T, model.cfg.emb_dim);
     for (Eigen::Index i = 0; i < T; ++i)
         trace_.embeddings.row(i) = model.tok_emb.row(trace_.ids[static_cast<size_t>(i)]) + model.pos_emb.row(i);
     trace_.blocks.reserve(model.blocks.size());
-    row_parts_ = std::max(1, static_cast<int>(T) / kLogitRows);  // each kLogitRows rows or more
+    row_parts_ = std::max(1, static_cast<int>(R) / kLogitRows);  // each kLogitRows rows or more
     if (row_parts_ > 1) {
-        const double rows = std::ceil(static_cast<double>(T) / row_parts_), vocab = model.cfg.vocab_size;
+        const double rows = std::ceil(static_cast<double>(R) / row_parts_), vocab = model.cfg.vocab_size;
         const double parts = std::ceil(rows * model.cfg.emb_dim * vocab / logit_products);
         col_parts_ = static_cast<int>(std::clamp(parts, 1.0, std::max(1.0, std::floor(vocab / kLogitCols))));
     }
@@ -93,24 +101,39 @@ void GptForward::step() {
         ++done_;
         return;
     }
-    const Eigen::Index T = trace_.embeddings.rows(), V = model.cfg.vocab_size;
+    const auto R = static_cast<Eigen::Index>(trace_.logit_rows.size());
+    const Eigen::Index V = model.cfg.vocab_size;
     const int part = done_ - blocks, r = part / col_parts_, c = part % col_parts_;
     if (part == 0) {
         trace_.final_normed = layer_norm(blocks ? trace_.blocks.back().outputs : trace_.embeddings, model.final_norm);
-        if (row_parts_ == 1) {  // one product, T x vocab
-            trace_.logits = output_logits(model, trace_.final_normed);
+        if (!all_rows_) {  // the positions shown: R x emb_dim
+            logit_inputs_.resize(R, trace_.final_normed.cols());
+            for (Eigen::Index i = 0; i < R; ++i) logit_inputs_.row(i) = trace_.final_normed.row(trace_.logit_rows[i]);
+        }
+        if (row_parts_ == 1 && col_parts_ == 1) {  // one product, R x vocab
+            trace_.logits = output_logits(model, all_rows_ ? trace_.final_normed : logit_inputs_);
             done_ = steps();
             return;
         }
-        trace_.logits.resize(T, V);
+        trace_.logits.resize(R, V);
     }
-    const Eigen::Index r0 = T * r / row_parts_, rows = T * (r + 1) / row_parts_ - r0;
+    const Matrix& inputs = all_rows_ ? trace_.final_normed : logit_inputs_;
+    const Eigen::Index r0 = R * r / row_parts_, rows = R * (r + 1) / row_parts_ - r0;
     const Eigen::Index c0 = V * c / col_parts_, cols = V * (c + 1) / col_parts_ - c0;
-    const auto x = trace_.final_normed.middleRows(r0, rows);
+    const auto x = inputs.middleRows(r0, rows);
     // output_logits' product, on a block of its columns.
     trace_.logits.block(r0, c0, rows, cols) = model.out_head ? matmul(x, model.out_head->middleCols(c0, cols))
                                                              : matmul_transposed(x, model.tok_emb.middleRows(c0, cols));
     ++done_;
+}
+
+RowVector logits_at(const GptModel& model, const GptTrace& trace, Eigen::Index position) {
+    const auto& rows = trace.logit_rows;
+    const auto at = std::find(rows.begin(), rows.end(), position);
+    if (at != rows.end()) return trace.logits.row(at - rows.begin());
+    if (position < 0 || position >= trace.final_normed.rows())
+        throw std::logic_error("logits_at: position " + std::to_string(position) + " is not in the trace");
+    return output_logits(model, trace.final_normed.row(position));  // 1 x vocab_size
 }
 
 std::vector<int64_t> generate(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens,
@@ -119,8 +142,9 @@ std::vector<int64_t> generate(const GptModel& model, std::vector<int64_t> ids, i
     for (int n = 0; n < max_new_tokens; ++n) {
         const size_t first = ids.size() > context ? ids.size() - context : 0;
         const std::vector<int64_t> window(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.end());
-        const GptTrace t = gpt_forward(model, window, KeptStages::only({}));
-        ids.push_back(sampler.next(t.logits.row(t.logits.rows() - 1)));
+        const auto last = static_cast<Eigen::Index>(window.size()) - 1;
+        const GptTrace t = gpt_forward(model, window, std::vector<KeptStages>(model.blocks.size(), KeptStages::only({})), {last});
+        ids.push_back(sampler.next(t.logits.row(0)));
     }
     return ids;
 }

@@ -26,8 +26,17 @@ struct GptTrace {
     Matrix embeddings;  // tok_emb[ids] + pos_emb[0..T): the first block's inputs
     std::vector<BlockTrace> blocks;
     Matrix final_normed;
-    Matrix logits;  // T x vocab_size
+    // One row of vocab_size for each position in logit_rows, in that order: every
+    // position's unless the forward was asked for fewer (a front end shows the next
+    // tokens of one or two positions; all T rows are GPT-2 small's largest product).
+    Matrix logits;
+    std::vector<Eigen::Index> logit_rows;
 };
+
+// The logits after `position`: the trace's row when the forward computed it, else the
+// output head's product on that row of final_normed (the same numbers, to float
+// rounding: a one-row product may take another kernel).
+RowVector logits_at(const GptModel& model, const GptTrace& trace, Eigen::Index position);
 
 // LayerNorm as the book writes it: mean and biased variance over each row, eps 1e-5.
 Matrix layer_norm(const Matrix& x, const LayerNormWeights& w);
@@ -39,8 +48,10 @@ Matrix gelu(const Matrix& x);
 // attention traces keep (KeptStages::only({}) keeps none; the output is computed anyway).
 GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const KeptStages& keep = {});
 // The same with what each layer keeps: keep[layer], one per block (a model view keeps
-// every layer's weights and every stage of one layer's head).
-GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep);
+// every layer's weights and every stage of one layer's head), and the logits of the
+// positions `logit_rows` only (empty: every position's).
+GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
+                     std::vector<Eigen::Index> logit_rows = {});
 
 // The same forward a step at a time, for a front end that draws frames between them (the
 // browser page has one thread): each step() runs the next transformer block, then the
@@ -52,10 +63,11 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
 // must outlive the object.
 class GptForward {
 public:
-    // The logits in blocks of at most `logit_products` multiply-adds where the text has
-    // 2 * kLogitRows tokens or more; a shorter text's in one product. Checks as gpt_forward.
+    // The logits of the positions `logit_rows` (empty: all), in blocks of at most
+    // `logit_products` multiply-adds where there are 2 * kLogitRows rows or more; fewer
+    // rows in one product. Checks as gpt_forward.
     GptForward(const GptModel& model, std::vector<int64_t> ids, std::vector<KeptStages> keep,
-               double logit_products = kLogitProducts);
+               double logit_products = kLogitProducts, std::vector<Eigen::Index> logit_rows = {});
     int steps() const { return static_cast<int>(keep_.size()) + row_parts_ * col_parts_; }
     int steps_done() const { return done_; }
     bool done() const { return done_ == steps(); }
@@ -73,6 +85,8 @@ private:
     const GptModel* model_;
     std::vector<KeptStages> keep_;
     GptTrace trace_;
+    bool all_rows_ = true;  // every position's logits (else logit_inputs_: final_normed's rows at logit_rows)
+    Matrix logit_inputs_;
     int row_parts_ = 1, col_parts_ = 1;
     int done_ = 0;
 };

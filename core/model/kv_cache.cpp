@@ -85,8 +85,10 @@ namespace {
 // A full forward of `ids` keeping each head's keys and values: the cache it leaves, and
 // the logits after its last token.
 GptCache prefill(const GptModel& model, const std::vector<int64_t>& ids, RowVector& logits) {
-    const GptTrace t = gpt_forward(model, ids, KeptStages::only({"keys", "values"}));
-    logits = t.logits.row(t.logits.rows() - 1);
+    const auto last = static_cast<Eigen::Index>(ids.size()) - 1;
+    const GptTrace t = gpt_forward(model, ids, std::vector<KeptStages>(model.blocks.size(), KeptStages::only({"keys", "values"})),
+                                   {last});
+    logits = t.logits.row(0);
     return cache_from_trace(model, t);
 }
 

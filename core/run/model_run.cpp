@@ -55,10 +55,12 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
     // T x T matrices and their projections). Temporaries: one layer's scores per head.
     const double weights = L * H * S;
     const double detail_numbers = detail ? H * (10 * S + 6 * T * d / H + 3 * d * d / H) : 0;
-    const double floats = weights + L * (11 * T * d) + T * V + detail_numbers + 2 * H * S;
+    // The logits: the last position's and --next-at's (run_model computes no others).
+    const double floats = weights + L * (11 * T * d) + 2 * V + detail_numbers + 2 * H * S;
     w.bytes = 4 * floats;
-    const double params = V * d + L * 12 * d * d;
-    const double flops = 2 * T * params + L * 4 * S * d + 2 * generate * (params + L * 2 * (T + generate) * d);
+    const double params = V * d + L * 12 * d * d, block_params = L * 12 * d * d;
+    const double flops = 2 * T * block_params + 2 * 2 * V * d + L * 4 * S * d +
+                         2 * generate * (params + L * 2 * (T + generate) * d);
     w.forward_seconds = flops / kEstimatedFlopsPerSecond;
     w.seconds = w.forward_seconds;
     w.stage_numbers = {{"weights", weights}};
@@ -131,7 +133,11 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     // Keys and values are T x head_dim a head: kept everywhere, they are the cache.
     std::vector<KeptStages> keep(m.blocks.size(), KeptStages::only({"weights", "keys", "values"}));
     if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only({"weights", "keys", "values"}, run.head);
-    forward_.emplace(m, run.tokens.ids, std::move(keep));
+    // The logits of the positions whose next tokens are shown (the last; --next-at's) and
+    // generation starts from (the last): not all T x vocab, GPT-2 small's largest product.
+    std::vector<Eigen::Index> logit_rows{static_cast<Eigen::Index>(position)};
+    if (position != T - 1) logit_rows.push_back(static_cast<Eigen::Index>(T - 1));
+    forward_.emplace(m, run.tokens.ids, std::move(keep), GptForward::kLogitProducts, std::move(logit_rows));
 }
 
 std::string ModelRunSteps::next_step() const {
@@ -154,11 +160,11 @@ void ModelRunSteps::step() {
     run.cache = std::make_shared<const GptCache>(cache_from_trace(m, trace));
     run.trace = std::make_shared<const GptTrace>(std::move(trace));
     run.next_position = position_;
-    run.next_tokens = next_tokens_of(run.trace->logits.row(position_), s.sampling);
+    run.next_tokens = next_tokens_of(logits_at(m, *run.trace, position_), s.sampling);
     score_heads(run);
     if (s.generate > 0 && !generated_in_view_) {  // from this run's cache: the prompt is not run again
         const std::vector<int64_t> all =
-            generate_from_cache(m, *run.cache, run.trace->logits.row(T - 1), s.generate, run.sampler);
+            generate_from_cache(m, *run.cache, logits_at(m, *run.trace, T - 1), s.generate, run.sampler);
         run.generated.assign(all.begin() + T, all.end());
     }
     finished_ = true;
@@ -183,9 +189,9 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     // previous's next tokens there are the longer text's.
     if (position < T0) {
         if (previous.next_position == position) run.next_tokens = previous.next_tokens;
-        else if (previous.trace->logits.rows() == T0)
-            run.next_tokens = next_tokens_of(previous.trace->logits.row(position), previous.sampler.how());
-        else return std::nullopt;  // an extended run's logits are its last row's only
+        else if (!previous.extended)  // a full run: that row's logits, from its final LayerNorm
+            run.next_tokens = next_tokens_of(logits_at(m, *previous.trace, position), previous.sampler.how());
+        else return std::nullopt;  // an extended run keeps its last row's logits only
     }
     run.model = previous.model;
     run.tokens = tokens;
@@ -229,6 +235,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
         }
     }
     trace.logits = step.logits;  // the last position's only
+    trace.logit_rows = {T - 1};
     run.trace = std::make_shared<const GptTrace>(std::move(trace));
     run.cache = std::make_shared<const GptCache>(std::move(cache));
     run.sampler = previous.sampler;
@@ -239,8 +246,10 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at) {
     if (!previous.trace) return std::nullopt;
     TokenSampler sampler = previous.sampler;  // previous keeps its own stream: it stays on screen
-    const Matrix& logits = previous.trace->logits;  // a full run's T rows, an extended run's last
-    const int64_t id = sampler.next(logits.row(logits.rows() - 1));
+    // The last position's logits: every run computes them (a full run's last row, an
+    // extended run's only row).
+    const auto last = static_cast<Eigen::Index>(previous.tokens.ids.size()) - 1;
+    const int64_t id = sampler.next(logits_at(*previous.model.model, *previous.trace, last));
     std::optional<ModelRun> run = extend_model_run(previous, with_token(previous.tokens, id), next_at);
     if (!run) return std::nullopt;
     run->sampler = std::move(sampler);
@@ -251,13 +260,14 @@ std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional
 
 std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at) {
     if (!previous.trace) return std::nullopt;
-    const Eigen::Index T = previous.trace->logits.rows();
+    const Eigen::Index T = previous.trace->final_normed.rows();
     const Eigen::Index position = next_at ? *next_at : T - 1;
     if (previous.extended || T != static_cast<Eigen::Index>(previous.tokens.ids.size()) || position < 0 || position >= T)
         return std::nullopt;
     ModelRun run = previous;
     run.next_position = position;
-    run.next_tokens = next_tokens_of(run.trace->logits.row(position), previous.sampler.how());
+    // One row of the output head when the forward did not compute it (1 x d x vocab).
+    run.next_tokens = next_tokens_of(logits_at(*previous.model.model, *run.trace, position), previous.sampler.how());
     return run;
 }
 

@@ -27,7 +27,8 @@ struct ModelRun {
     LoadedModel model;
     Tokenized tokens;
     // Shared, never changed once made: picking another position's next tokens
-    // (with_next_at) copies the rest of the run, not every head's weights and T x vocab logits.
+    // (with_next_at) copies the rest of the run, not every head's weights. Its logits are
+    // the shown positions' only (the last, --next-at's): logits_at computes another's.
     std::shared_ptr<const GptTrace> trace;
     int layer = -1, head = -1;  // the head with every stage (-1: none)
     std::vector<TokenProbability> next_tokens;  // the 10 most probable after next_position
@@ -114,9 +115,11 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 // is full. `next_at` as extend_model_run's: generation itself ignores it.
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at = std::nullopt);
 
-// `previous` with the next tokens of `next_at` (unset: the last token's) taken from its
-// logits: another position costs a copy of the run's small parts (the trace is shared), not
-// a forward (10 s for GPT-2 at 1024 tokens on one core). Nothing when previous is an
+// `previous` with the next tokens of `next_at` (unset: the last token's): another
+// position costs a copy of the run's small parts (the trace is shared) and, when the
+// forward did not compute that row's logits, one row of the output head from the
+// trace's final LayerNorm (1 x emb_dim x vocab), not a forward (10 s for GPT-2 at 1024
+// tokens on one core). Nothing when previous is an
 // extended run (it keeps the last row only) or next_at is past its tokens.
 std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at);
 
