@@ -39,14 +39,10 @@ reference BLAS every PyTorch time is several times too slow, so the script refus
 Haswell, ATEN_CPU_CAPABILITY=avx2): what an AVX2 machine without AVX-512 runs.
 """
 import argparse
-import ctypes
 import json
 import os
-import re
-import statistics
 import subprocess
 import sys
-import time
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("build_dir", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "build"))
@@ -56,9 +52,6 @@ parser.add_argument("--avx2", action="store_true", help="both sides on their AVX
 parser.add_argument("--gpt", action="store_true", help="GPT-2-small-shaped models (gpt_bench), not attention modules")
 parser.add_argument("--peer-only", action="store_true", help=argparse.SUPPRESS)  # the child: PyTorch's times as JSON
 args = parser.parse_args()
-# glibc keeps freed memory mapped and reuses it: no large block goes back to the kernel.
-FAIR_PEER_ENV = {"MALLOC_MMAP_THRESHOLD_": "17179869184", "MALLOC_TRIM_THRESHOLD_": "17179869184",
-                 "MALLOC_TOP_PAD_": "1073741824"}
 # Set before torch loads OpenBLAS: its thread count and kernels are read at load time. Debian's
 # torch does not pass torch.set_num_threads on to OpenBLAS, which would otherwise use every core.
 os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
@@ -74,53 +67,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from book_gpt import GPTModel, MultiHeadAttention  # noqa: E402  the book's classes, recording nothing
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden"))
 import modern_recording  # noqa: E402  the switch every copied ch04 class reads at call time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peer import FAIR_PEER_ENV, OPTIMISED_BLAS, blas_in_use, cpu_description, fmt, median_seconds  # noqa: E402
 from modern_gqa import GroupedQueryAttention  # noqa: E402  the book's ch04 bonus classes (GQA, SWA)
 from modern_swa import MultiHeadAttentionWithSWA  # noqa: E402
 modern_recording.RECORD = False  # as the book wrote them: nothing recorded
-
-OPTIMISED_BLAS = re.compile(r"openblas|mkl|blis", re.IGNORECASE)
-
-
-class DlInfo(ctypes.Structure):
-    _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
-                ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
-
-
-def blas_in_use():
-    """The file that holds the sgemm torch's products call. Which libraries are mapped
-    does not say it: with Debian's reference libblas.so.3 selected, OpenBLAS is still
-    loaded (through liblapack.so.3) while torch's sgemm_ binds to the reference one."""
-    torch.rand(64, 64) @ torch.rand(64, 64)
-    with open("/proc/self/maps") as maps:
-        torch_cpu = re.search(r"(/\S*libtorch_cpu\.so\S*)", maps.read()).group(1)
-    # dlsym on libtorch_cpu's handle searches it and its dependencies, as its own binding did.
-    sgemm = ctypes.cast(ctypes.CDLL(torch_cpu).sgemm_, ctypes.c_void_p)
-    info = DlInfo()
-    libc = ctypes.CDLL("libc.so.6")
-    libc.dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(DlInfo)]
-    if not libc.dladdr(sgemm, ctypes.byref(info)):
-        return "?"
-    return os.path.realpath(info.dli_fname.decode())
-
-
-def cpu_description():
-    with open("/proc/cpuinfo") as f:
-        info = f.read()
-    model = re.search(r"model name\s*:\s*(.*)", info).group(1).strip()
-    flags = set(re.search(r"flags\s*:\s*(.*)", info).group(1).split())
-    width = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "SSE"
-    return f"{model}, {os.cpu_count()} cores, widest vectors: {width}"
-
-
-def median_seconds(fn, min_time=1.0, min_runs=3):
-    fn()  # warm-up
-    times, start = [], time.perf_counter()
-    while len(times) < min_runs or time.perf_counter() - start < min_time:
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
 
 def sizes():
     return (256, 1024) if args.quick else (256, 1024, 4096, 8192)
@@ -220,10 +171,6 @@ def engine_times(build_dir, threads, program="attention_bench", only=None):
     unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     times = {b["name"]: b["real_time"] * unit[b["time_unit"]] for b in report["benchmarks"]}
     return times, report["context"].get("blas", "?")
-
-
-def fmt(seconds):
-    return f"{seconds * 1e6:.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def print_gpt_rows(engine, peer, usual):

@@ -1,0 +1,62 @@
+// A Llama-family checkpoint's forward (core/model/llama_forward.h), as the CLI runs it:
+// every head's attention weights kept (what a model view draws), the last position's
+// logits only. The model is a folder in Hugging Face's layout that
+// bench/compare_llama_with_pytorch.py writes with random weights in the shapes of
+// SmolLM2-135M and Llama-3.2-1B: ATTNSCOPE_LLAMA_BENCH names it, and the token counts
+// come as the benchmark's arguments (--benchmark_filter picks them). The weights stay
+// memory-mapped; each layer is converted to float32 when its forward runs. Peak resident
+// memory is reported as the counter peak_rss_mb. Threads: OMP_NUM_THREADS.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/llama_forward.h"
+#include "numerics/gemm.h"
+#include "numerics/memory.h"
+
+namespace {
+
+// The folder ATTNSCOPE_LLAMA_BENCH names, opened once; null when it is unset.
+const attn::LlamaCheckpoint* model() {
+    static const std::unique_ptr<attn::LlamaCheckpoint> m = []() -> std::unique_ptr<attn::LlamaCheckpoint> {
+        const char* dir = std::getenv("ATTNSCOPE_LLAMA_BENCH");
+        return dir ? std::make_unique<attn::LlamaCheckpoint>(dir) : nullptr;
+    }();
+    return m.get();
+}
+
+std::vector<int64_t> some_ids(int n, int64_t vocab) {
+    std::vector<int64_t> ids;
+    for (int i = 0; i < n; ++i) ids.push_back((i * 7919 + 13) % vocab);
+    return ids;
+}
+
+double peak_rss_mb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;  // kB on Linux
+}
+
+void BM_LlamaForward(benchmark::State& state) {
+    if (!model()) return state.SkipWithError("set ATTNSCOPE_LLAMA_BENCH to a Llama-family model folder");
+    const attn::LlamaCheckpoint& m = *model();
+    const std::vector<int64_t> ids = some_ids(static_cast<int>(state.range(0)), m.config().vocab_size);
+    const attn::KeptStages keep = attn::KeptStages::only({"weights"});
+    for (auto _ : state) benchmark::DoNotOptimize(attn::llama_forward(m, ids, keep));
+    state.counters["peak_rss_mb"] = peak_rss_mb();
+}
+BENCHMARK(BM_LlamaForward)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    attn::keep_freed_memory_mapped();  // as the app and the CLI run
+    benchmark::Initialize(&argc, argv);
+    benchmark::AddCustomContext("blas", attn::blas_description());
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+}

@@ -1,0 +1,63 @@
+"""What bench/compare_with_pytorch.py and bench/compare_llama_with_pytorch.py share: the
+peer's fair allocator settings, which BLAS torch multiplies with, the machine, timing.
+
+Import it after setting OPENBLAS_NUM_THREADS and the like: torch is imported by the
+functions that need it, after the caller has set what OpenBLAS reads at load time.
+"""
+import ctypes
+import os
+import re
+import statistics
+import time
+
+# glibc keeps freed memory mapped and reuses it: no large block goes back to the kernel.
+FAIR_PEER_ENV = {"MALLOC_MMAP_THRESHOLD_": "17179869184", "MALLOC_TRIM_THRESHOLD_": "17179869184",
+                 "MALLOC_TOP_PAD_": "1073741824"}
+
+OPTIMISED_BLAS = re.compile(r"openblas|mkl|blis", re.IGNORECASE)
+
+
+class DlInfo(ctypes.Structure):
+    _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+
+
+def blas_in_use():
+    """The file that holds the sgemm torch's products call. Which libraries are mapped
+    does not say it: with Debian's reference libblas.so.3 selected, OpenBLAS is still
+    loaded (through liblapack.so.3) while torch's sgemm_ binds to the reference one."""
+    import torch
+    torch.rand(64, 64) @ torch.rand(64, 64)
+    with open("/proc/self/maps") as maps:
+        torch_cpu = re.search(r"(/\S*libtorch_cpu\.so\S*)", maps.read()).group(1)
+    # dlsym on libtorch_cpu's handle searches it and its dependencies, as its own binding did.
+    sgemm = ctypes.cast(ctypes.CDLL(torch_cpu).sgemm_, ctypes.c_void_p)
+    info = DlInfo()
+    libc = ctypes.CDLL("libc.so.6")
+    libc.dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(DlInfo)]
+    if not libc.dladdr(sgemm, ctypes.byref(info)):
+        return "?"
+    return os.path.realpath(info.dli_fname.decode())
+
+
+def cpu_description():
+    with open("/proc/cpuinfo") as f:
+        info = f.read()
+    model = re.search(r"model name\s*:\s*(.*)", info).group(1).strip()
+    flags = set(re.search(r"flags\s*:\s*(.*)", info).group(1).split())
+    width = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "SSE"
+    return f"{model}, {os.cpu_count()} cores, widest vectors: {width}"
+
+
+def median_seconds(fn, min_time=1.0, min_runs=3):
+    fn()  # warm-up
+    times, start = [], time.perf_counter()
+    while len(times) < min_runs or time.perf_counter() - start < min_time:
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def fmt(seconds):
+    return f"{seconds * 1e6:.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
