@@ -132,21 +132,29 @@ TensorDtype LlamaCheckpoint::check_shapes() const {
     return *dtype;
 }
 
-Matrix LlamaCheckpoint::read_rows(const Found& f, int64_t first, int64_t rows) const {
+void LlamaCheckpoint::read_rows(const Found& f, int64_t first, int64_t rows, Matrix& out) const {
     const TensorEntry& e = *f.entry;
     const int64_t cols = e.shape.size() == 2 ? e.shape[1] : e.elements();
     TensorEntry part = e;  // the rows [first, first + rows) of a row-major tensor
     part.shape = {rows, cols};
     part.begin = e.begin + static_cast<uint64_t>(first * cols) * dtype_bytes(e.dtype);
     part.end = part.begin + static_cast<uint64_t>(rows * cols) * dtype_bytes(e.dtype);
-    Matrix m(rows, cols);
-    f.file->read_floats(part, m.data());
-    return m;
+    out.resize(rows, cols);  // keeps its storage when the shape is the same
+    f.file->read_floats(part, out.data());
+}
+
+void LlamaCheckpoint::read_into(const std::string& name, int64_t rows, int64_t cols, Matrix& out) const {
+    const Found& f = tensor(name);  // shapes were checked when the folder was opened
+    if (f.entry->elements() != rows * cols)
+        throw std::logic_error("LlamaCheckpoint::read: " + name + " is not " + std::to_string(rows) + " x " +
+                               std::to_string(cols));
+    out.resize(rows, cols);  // keeps its storage when the shape is the same
+    f.file->read_floats(*f.entry, out.data());
 }
 
 Matrix LlamaCheckpoint::read(const std::string& name, int64_t rows, int64_t cols) const {
-    Matrix m = read_rows(tensor(name), 0, rows);  // shapes were checked when the folder was opened
-    if (m.cols() != cols) throw std::logic_error("LlamaCheckpoint::read: " + name + " is not " + std::to_string(cols) + " wide");
+    Matrix m;
+    read_into(name, rows, cols, m);
     return m;
 }
 
@@ -155,20 +163,26 @@ RowVector LlamaCheckpoint::read_vector(const std::string& name, int64_t n) const
 }
 
 LlamaLayer LlamaCheckpoint::layer(int i) const {
+    LlamaLayer l;
+    layer(i, l);
+    return l;
+}
+
+void LlamaCheckpoint::layer(int i, LlamaLayer& l) const {
     const LlamaConfig& c = config_;
     const int64_t d = c.hidden_size, q = int64_t{c.heads} * c.head_dim, kv = int64_t{c.kv_heads} * c.head_dim,
                   ff = c.intermediate_size;
     const std::string p = "model.layers." + std::to_string(i) + ".";
-    const auto linear = [&](const std::string& name, int64_t out, int64_t in) -> Matrix {
-        return read(p + name + ".weight", out, in).transpose();  // [out, in] -> x @ W
+    // [out, in], as nn.Linear.weight
+    const auto linear = [&](const std::string& name, int64_t out, int64_t in, Matrix& into) {
+        read_into(p + name + ".weight", out, in, into);
     };
-    LlamaLayer l;
     l.input_norm = read_vector(p + "input_layernorm.weight", d);
     l.post_attention_norm = read_vector(p + "post_attention_layernorm.weight", d);
-    l.W_query = linear("self_attn.q_proj", q, d);
-    l.W_key = linear("self_attn.k_proj", kv, d);
-    l.W_value = linear("self_attn.v_proj", kv, d);
-    l.W_out = linear("self_attn.o_proj", d, q);
+    linear("self_attn.q_proj", q, d, l.W_query);
+    linear("self_attn.k_proj", kv, d, l.W_key);
+    linear("self_attn.v_proj", kv, d, l.W_value);
+    linear("self_attn.o_proj", d, q, l.W_out);
     if (c.qkv_bias) {
         l.b_query = read_vector(p + "self_attn.q_proj.bias", q);
         l.b_key = read_vector(p + "self_attn.k_proj.bias", kv);
@@ -178,20 +192,20 @@ LlamaLayer LlamaCheckpoint::layer(int i) const {
         l.q_norm = read_vector(p + "self_attn.q_norm.weight", c.head_dim);
         l.k_norm = read_vector(p + "self_attn.k_norm.weight", c.head_dim);
     }
-    l.W_gate = linear("mlp.gate_proj", ff, d);
-    l.W_up = linear("mlp.up_proj", ff, d);
-    l.W_down = linear("mlp.down_proj", d, ff);
-    return l;
+    linear("mlp.gate_proj", ff, d, l.W_gate);
+    linear("mlp.up_proj", ff, d, l.W_up);
+    linear("mlp.down_proj", d, ff, l.W_down);
 }
 
 Matrix LlamaCheckpoint::embeddings(const std::vector<int64_t>& ids) const {
     const Found& table = tensor("model.embed_tokens.weight");
-    Matrix x(static_cast<Eigen::Index>(ids.size()), config_.hidden_size);
+    Matrix x(static_cast<Eigen::Index>(ids.size()), config_.hidden_size), row;
     for (size_t t = 0; t < ids.size(); ++t) {
         if (ids[t] < 0 || ids[t] >= config_.vocab_size)
             throw ModelFileError("token id " + std::to_string(ids[t]) + " is outside the model's vocabulary (0.." +
                                  std::to_string(config_.vocab_size - 1) + ")");
-        x.row(static_cast<Eigen::Index>(t)) = read_rows(table, ids[t], 1).row(0);
+        read_rows(table, ids[t], 1, row);
+        x.row(static_cast<Eigen::Index>(t)) = row.row(0);
     }
     return x;
 }
@@ -200,11 +214,15 @@ RowVector LlamaCheckpoint::final_norm() const { return read_vector("model.norm.w
 
 RowVector LlamaCheckpoint::logits(const RowVector& h) const {
     const Found& head = tensor(config_.tied_head ? "model.embed_tokens.weight" : "lm_head.weight");
-    constexpr int64_t kBlock = 4096;  // rows converted at a time: 32 MB of float32 at d = 2048
+    // Rows converted at a time, into one buffer: 16 MB of float32 at d = 2048, below
+    // glibc's 32 MB mmap threshold (numerics/memory.h), so the heap's pages are reused
+    // rather than each block faulted in anew.
+    constexpr int64_t kBlock = 2048;
     RowVector out(config_.vocab_size);
+    Matrix block;
     for (int64_t first = 0; first < config_.vocab_size; first += kBlock) {
         const int64_t rows = std::min(kBlock, config_.vocab_size - first);
-        const Matrix block = read_rows(head, first, rows);                       // rows x d
+        read_rows(head, first, rows, block);                                     // rows x d
         out.segment(first, rows) = matmul_transposed(h, block);                  // (1 x d) @ (d x rows)
     }
     return out;

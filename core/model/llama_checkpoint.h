@@ -12,6 +12,7 @@
 //   model.layers.N.mlp.{gate,up,down}_proj.weight [out, in]
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,14 +22,16 @@
 
 namespace attn {
 
-// One decoder layer in the x @ W orientation (Hugging Face stores [out, in]).
+// One decoder layer, its weights as nn.Linear keeps them and Hugging Face stores them:
+// [out, in], used as x @ W^T (F.linear). Read in that order, they are converted without
+// a transposed copy, and the products take them transposed at no cost.
 struct LlamaLayer {
     RowVector input_norm, post_attention_norm;    // 1 x d
-    Matrix W_query, W_key, W_value;               // d x heads*hd, d x kv*hd, d x kv*hd
+    Matrix W_query, W_key, W_value;               // heads*hd x d, kv*hd x d, kv*hd x d
     std::optional<RowVector> b_query, b_key, b_value;
     std::optional<RowVector> q_norm, k_norm;      // 1 x hd (qwen3)
-    Matrix W_out;                                 // heads*hd x d (o_proj)
-    Matrix W_gate, W_up, W_down;                  // d x ff, d x ff, ff x d
+    Matrix W_out;                                 // d x heads*hd (o_proj)
+    Matrix W_gate, W_up, W_down;                  // ff x d, ff x d, d x ff
 };
 
 class LlamaCheckpoint {
@@ -44,6 +47,18 @@ class LlamaCheckpoint {
     std::string dtype() const { return dtype_; }  // of the weights: "float32", "float16", "bfloat16"
 
     LlamaLayer layer(int i) const;  // converted now
+    // The same into `into`'s storage: every layer has the same shapes, so a forward that
+    // converts each layer into one LlamaLayer allocates its float weights once (a large
+    // matrix is a fresh mapping, faulted in page by page, each time it is allocated).
+    void layer(int i, LlamaLayer& into) const;
+    // One layer's storage that forwards convert into, kept between them (a fresh 64 MB
+    // matrix costs 16 K page faults each time), with the lock a forward holds while it
+    // uses it: one layer's floats, never the model's.
+    struct Workspace {
+        std::mutex lock;
+        LlamaLayer layer;
+    };
+    Workspace& workspace() const { return workspace_; }
     Matrix embeddings(const std::vector<int64_t>& ids) const;  // T x d: embed_tokens rows
     RowVector final_norm() const;
     // h (1 x d) @ head^T: 1 x vocab, the head converted a block of rows at a time.
@@ -53,7 +68,8 @@ class LlamaCheckpoint {
     struct Found;
     const Found& tensor(const std::string& name) const;
     Matrix read(const std::string& name, int64_t rows, int64_t cols) const;
-    Matrix read_rows(const Found& f, int64_t first, int64_t rows) const;
+    void read_into(const std::string& name, int64_t rows, int64_t cols, Matrix& out) const;
+    void read_rows(const Found& f, int64_t first, int64_t rows, Matrix& out) const;
     RowVector read_vector(const std::string& name, int64_t n) const;
     TensorDtype check_shapes() const;  // the first weight's dtype
 
@@ -62,6 +78,7 @@ class LlamaCheckpoint {
     std::string dtype_;
     std::vector<std::unique_ptr<SafetensorsFile>> files_;
     std::map<std::string, std::unique_ptr<Found>> tensors_;
+    mutable Workspace workspace_;
 };
 
 }  // namespace attn

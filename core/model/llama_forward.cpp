@@ -28,6 +28,13 @@ Matrix silu(const Matrix& x) {
 
 namespace {
 
+// nn.Linear: x @ weight^T + bias, weight as stored ([out, in]).   (T x in) -> T x out
+Matrix linear(const Matrix& x, const Matrix& weight, const std::optional<RowVector>& bias = std::nullopt) {
+    Matrix out = matmul_transposed(x, weight);
+    if (bias) out.rowwise() += *bias;
+    return out;
+}
+
 // Each of n slices of width hd of `all`, RMS-normed with `weight` (qwen3's q_norm, k_norm).
 Matrix norm_slices(const Matrix& all, int n, int hd, const RowVector& weight, double eps) {
     Matrix out(all.rows(), all.cols());
@@ -41,9 +48,9 @@ Matrix attention(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed
                  const KeptStages& keep, Trace& t) {
     const int H = c.heads, G = c.kv_heads, hd = c.head_dim;
     const Eigen::Index T = normed.rows();
-    Matrix queries = project(normed, w.W_query, w.b_query);  // T x H*hd
-    Matrix keys = project(normed, w.W_key, w.b_key);         // T x G*hd
-    const Matrix values = project(normed, w.W_value, w.b_value);  // T x G*hd
+    Matrix queries = linear(normed, w.W_query, w.b_query);       // T x H*hd
+    Matrix keys = linear(normed, w.W_key, w.b_key);              // T x G*hd
+    const Matrix values = linear(normed, w.W_value, w.b_value);  // T x G*hd
     if (w.q_norm) {  // qwen3: each head's queries and keys RMS-normed before RoPE
         queries = norm_slices(queries, H, hd, *w.q_norm, c.rms_norm_eps);
         keys = norm_slices(keys, G, hd, *w.k_norm, c.rms_norm_eps);
@@ -87,17 +94,22 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
     const RopeTables rope = rope_tables(T, c.head_dim, c.rope_theta, c.rope_scaling);
     trace.blocks.reserve(static_cast<size_t>(c.layers));
     const Matrix* x = &trace.embeddings;
+    // Each layer's weights converted into the same storage in turn, the model's, kept
+    // from one forward to the next.
+    LlamaCheckpoint::Workspace& workspace = model.workspace();
+    const std::lock_guard<std::mutex> hold(workspace.lock);
+    LlamaLayer& w = workspace.layer;
     for (int i = 0; i < c.layers; ++i) {
-        const LlamaLayer w = model.layer(i);  // converted for this layer, dropped after it
+        model.layer(i, w);
         LlamaBlockTrace b;
         b.inputs = *x;
         b.normed1 = rms_norm(b.inputs, w.input_norm, c.rms_norm_eps);
         const Matrix concat = attention(c, w, b.normed1, rope, keep, b.attention);  // T x H*hd
-        b.attention.output = {matmul(concat, w.W_out)};                             // o_proj: T x d
+        b.attention.output = {linear(concat, w.W_out)};                             // o_proj: T x d
         b.residual1 = b.inputs + b.attention.output[0];
         b.normed2 = rms_norm(b.residual1, w.post_attention_norm, c.rms_norm_eps);
-        b.mlp_hidden = (silu(matmul(b.normed2, w.W_gate)).array() * matmul(b.normed2, w.W_up).array()).matrix();
-        b.outputs = b.residual1 + matmul(b.mlp_hidden, w.W_down);  // T x d
+        b.mlp_hidden = (silu(linear(b.normed2, w.W_gate)).array() * linear(b.normed2, w.W_up).array()).matrix();
+        b.outputs = b.residual1 + linear(b.mlp_hidden, w.W_down);  // T x d
         trace.blocks.push_back(std::move(b));
         x = &trace.blocks.back().outputs;
     }
