@@ -26,21 +26,23 @@ Matrix silu(const Matrix& x) {
     return (v / (1.0f + (-v).exp())).matrix();
 }
 
-namespace {
-
-// nn.Linear: x @ weight^T + bias, weight as stored ([out, in]).   (T x in) -> T x out
-Matrix linear(const Matrix& x, const Matrix& weight, const std::optional<RowVector>& bias = std::nullopt) {
-    Matrix out = matmul_transposed(x, weight);
+Matrix linear(const Matrix& x, const Matrix& weight, const std::optional<RowVector>& bias) {
+    Matrix out = matmul_transposed(x, weight);  // (T x in) @ (in x out) -> T x out
     if (bias) out.rowwise() += *bias;
     return out;
 }
 
-// Each of n slices of width hd of `all`, RMS-normed with `weight` (qwen3's q_norm, k_norm).
 Matrix norm_slices(const Matrix& all, int n, int hd, const RowVector& weight, double eps) {
     Matrix out(all.rows(), all.cols());
     for (int i = 0; i < n; ++i) out.middleCols(i * hd, hd) = rms_norm(all.middleCols(i * hd, hd), weight, eps);
     return out;
 }
+
+Matrix swiglu_hidden(const LlamaLayer& w, const Matrix& normed2) {
+    return (silu(linear(normed2, w.W_gate)).array() * linear(normed2, w.W_up).array()).matrix();  // T x ff
+}
+
+namespace {
 
 // Grouped-query attention with RoPE over one layer's normed inputs: every query head's
 // stages into `t`; returns the heads side by side (T x heads*hd).
@@ -108,7 +110,7 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
         b.attention.output = {linear(concat, w.W_out)};                             // o_proj: T x d
         b.residual1 = b.inputs + b.attention.output[0];
         b.normed2 = rms_norm(b.residual1, w.post_attention_norm, c.rms_norm_eps);
-        b.mlp_hidden = (silu(linear(b.normed2, w.W_gate)).array() * linear(b.normed2, w.W_up).array()).matrix();
+        b.mlp_hidden = swiglu_hidden(w, b.normed2);
         b.outputs = b.residual1 + linear(b.mlp_hidden, w.W_down);  // T x d
         trace.blocks.push_back(std::move(b));
         x = &trace.blocks.back().outputs;

@@ -7,6 +7,7 @@
 //               x = residual1 + down(silu(gate(n)) * up(n)),   n = rms_norm(residual1)
 //   logits = rms_norm(x) @ head^T, for the positions shown only (not all T x vocabulary)
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "attention/kept_stages.h"
@@ -37,6 +38,13 @@ struct LlamaTrace {
 Matrix rms_norm(const ConstMatrixView& x, const RowVector& weight, double eps);
 // SiLU: x * sigmoid(x).
 Matrix silu(const Matrix& x);
+// nn.Linear: x @ weight^T + bias, the weight as stored ([out, in]).   (T x in) -> T x out
+Matrix linear(const Matrix& x, const Matrix& weight, const std::optional<RowVector>& bias = std::nullopt);
+// Each of n slices of width hd of `all`, RMS-normed with `weight` (qwen3's q_norm, k_norm).
+Matrix norm_slices(const Matrix& all, int n, int hd, const RowVector& weight, double eps);
+// The MLP's hidden layer: silu(x @ W_gate^T) * (x @ W_up^T), T x intermediate_size
+// (the MLP's output is its product with W_down).
+Matrix swiglu_hidden(const LlamaLayer& w, const Matrix& normed2);
 
 // The model's forward over `ids` (1 .. max_position_embeddings of them, each in the
 // vocabulary: ModelFileError otherwise). `keep` says which stages of each layer's heads
