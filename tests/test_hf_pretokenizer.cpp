@@ -1,7 +1,8 @@
 // A tokenizer.json's pre-tokenizer steps (core/text/hf_pretokenizer.h) run by Oniguruma:
 // Split with a \p{L} class under each behaviour and invert, ByteLevel's prefix space, and
 // GPT-2's hand-written pre-tokenizer (gpt2_pretokenizer.h) against Oniguruma running the
-// same regex on the same strings.
+// same regex on the same strings. Tagged [bpe]: the web build runs them too, Oniguruma
+// compiled to WebAssembly.
 #include <catch2/catch.hpp>
 
 #include <memory>
@@ -40,7 +41,7 @@ Pieces gpt2_fast_path(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("hf Split with a \\p{L} regex under each behaviour") {
+TEST_CASE("hf Split with a letters regex under each behaviour", "[bpe]") {
     const std::string text = "H\xc3\xa9llo, \xce\xbc\xce\xbf\xcf\x85 42!";  // Héllo, μου 42!
     const std::string letters = "\\p{L}+";
     CHECK(run(split(letters, SplitBehavior::Isolated), text) ==
@@ -59,7 +60,7 @@ TEST_CASE("hf Split with a \\p{L} regex under each behaviour") {
     CHECK(run(split("\\p{N}{1,3}", SplitBehavior::Isolated), "1234567") == Pieces{"123", "456", "7"});
 }
 
-TEST_CASE("hf Split with a literal String pattern and an empty-matching regex") {
+TEST_CASE("hf Split with a literal String pattern and an empty-matching regex", "[bpe]") {
     PreTokenizerStep step;
     step.literal = "--";
     step.behavior = SplitBehavior::Isolated;
@@ -68,7 +69,7 @@ TEST_CASE("hf Split with a literal String pattern and an empty-matching regex") 
     CHECK(run(split("x*", SplitBehavior::Isolated), "abxxc") == Pieces{"a", "b", "xx", "c"});
 }
 
-TEST_CASE("hf ByteLevel adds a prefix space to each piece not starting with one") {
+TEST_CASE("hf ByteLevel adds a prefix space to each piece not starting with one", "[bpe]") {
     PreTokenizerStep step;
     step.kind = PreTokenizerStep::Kind::ByteLevel;
     step.add_prefix_space = true;
@@ -98,7 +99,7 @@ const char* const kSharedStrings[] = {
     "\n",
 };
 
-TEST_CASE("gpt2's hand-written pre-tokenizer splits as Oniguruma runs GPT-2's regex") {
+TEST_CASE("gpt2's hand-written pre-tokenizer splits as Oniguruma runs GPT-2's regex", "[bpe]") {
     const attn::OnigRegex regex(attn::kByteLevelPattern);
     for (const char* text : kSharedStrings) {
         INFO(text);
@@ -108,7 +109,7 @@ TEST_CASE("gpt2's hand-written pre-tokenizer splits as Oniguruma runs GPT-2's re
     }
 }
 
-TEST_CASE("gpt2's hand-written pre-tokenizer and Oniguruma differ in \\s, so tokenizer.json never takes it") {
+TEST_CASE("gpt2's hand-written pre-tokenizer and Oniguruma differ in whitespace", "[bpe]") {
     // The fast path follows JavaScript's \s (js-tiktoken): U+FEFF is one, U+0085 is not.
     // Oniguruma's \s is Unicode's White_Space: the other way round. (Their tables also
     // differ in letters newer than Oniguruma 6.9.8's Unicode data.) Hugging Face's
