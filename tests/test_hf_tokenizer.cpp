@@ -176,6 +176,9 @@ TEST_CASE("hf tokenizer refuses what is not byte-level BPE in one line") {
                         {"type": "Split", "pattern": {"Regex": "(unclosed"}, "behavior": "Isolated"},
                         {"type": "ByteLevel", "add_prefix_space": false}]})")),
                Catch::Contains("does not compile"));
+    json nested = {{"type", "NFC"}};
+    for (int i = 0; i < 20; ++i) nested = {{"type", "Sequence"}, {"normalizers", {nested}}};
+    CHECK_THAT(with("/normalizer"_json_pointer, nested), Catch::Contains("nested more than 8 deep"));
     json no_model = ok;
     no_model.erase("model");
     CHECK_THAT(refusal(no_model), Catch::Contains("no \"model\""));

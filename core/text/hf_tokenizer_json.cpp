@@ -43,10 +43,16 @@ public:
     void read_model(const json& model, HfTokenizerSpec& spec) const;
     void read_merges(const json& merges, HfBpe& bpe) const;
     void read_added_tokens(const json& tokens, HfTokenizerSpec& spec) const;
-    void read_normalizer(const json& normalizer, HfTokenizerSpec& spec) const;
-    void read_pre_tokenizer(const json& part, HfTokenizerSpec& spec) const;
-    void read_post_processor(const json& part, HfTokenizerSpec& spec) const;
-    void check_decoder(const json& part) const;
+    void read_normalizer(const json& normalizer, HfTokenizerSpec& spec, int depth = 0) const;
+    void read_pre_tokenizer(const json& part, HfTokenizerSpec& spec, int depth = 0) const;
+    void read_post_processor(const json& part, HfTokenizerSpec& spec, int depth = 0) const;
+    void check_decoder(const json& part, int depth = 0) const;
+    // Sequences nest: a file nesting them deeper than any model does is refused before the
+    // recursion could exhaust the stack.
+    void check_depth(int depth) const {
+        if (depth > kMaxNesting) refuse("Sequences nested more than " + std::to_string(kMaxNesting) + " deep");
+    }
+    static constexpr int kMaxNesting = 8;
 
     int64_t max_id_ = 65536;
 
@@ -134,7 +140,8 @@ void SpecReader::read_added_tokens(const json& tokens, HfTokenizerSpec& spec) co
     }
 }
 
-void SpecReader::read_normalizer(const json& normalizer, HfTokenizerSpec& spec) const {
+void SpecReader::read_normalizer(const json& normalizer, HfTokenizerSpec& spec, int depth) const {
+    check_depth(depth);
     if (normalizer.is_null()) return;
     const std::string type = type_of(normalizer, "the normalizer");
     if (type == "NFC") {
@@ -142,7 +149,7 @@ void SpecReader::read_normalizer(const json& normalizer, HfTokenizerSpec& spec) 
     } else if (type == "Sequence") {
         const json& list = member(normalizer, "normalizers", "the Sequence normalizer");
         if (!list.is_array()) refuse("the Sequence normalizer's normalizers are not a list");
-        for (const json& n : list) read_normalizer(n, spec);
+        for (const json& n : list) read_normalizer(n, spec, depth + 1);
     } else {
         refuse("normalizer " + type + " is not supported (none or NFC are)");
     }
@@ -157,14 +164,15 @@ SplitBehavior behavior_named(const SpecReader& r, const std::string& name) {
     r.refuse("Split behavior '" + name + "' is not one tokenizers knows");
 }
 
-void SpecReader::read_pre_tokenizer(const json& part, HfTokenizerSpec& spec) const {
+void SpecReader::read_pre_tokenizer(const json& part, HfTokenizerSpec& spec, int depth) const {
+    check_depth(depth);
     const std::string type = type_of(part, "a pre_tokenizer");
     const bool after_byte_level = !spec.pre_tokenizer.empty() &&
                                   spec.pre_tokenizer.back().kind == PreTokenizerStep::Kind::ByteLevel;
     if (type == "Sequence") {
         const json& list = member(part, "pretokenizers", "the Sequence pre_tokenizer");
         if (!list.is_array()) refuse("the Sequence pre_tokenizer's pretokenizers are not a list");
-        for (const json& p : list) read_pre_tokenizer(p, spec);
+        for (const json& p : list) read_pre_tokenizer(p, spec, depth + 1);
         return;
     }
     // Steps after ByteLevel would see its byte-level spelling: no model we know does that.
@@ -189,14 +197,15 @@ void SpecReader::read_pre_tokenizer(const json& part, HfTokenizerSpec& spec) con
     spec.pre_tokenizer.push_back(std::move(step));
 }
 
-void SpecReader::read_post_processor(const json& part, HfTokenizerSpec& spec) const {
+void SpecReader::read_post_processor(const json& part, HfTokenizerSpec& spec, int depth) const {
+    check_depth(depth);
     if (part.is_null()) return;
     const std::string type = type_of(part, "the post_processor");
     if (type == "ByteLevel") return;  // it only trims offsets: the ids stay
     if (type == "Sequence") {
         const json& list = member(part, "processors", "the Sequence post_processor");
         if (!list.is_array()) refuse("the Sequence post_processor's processors are not a list");
-        for (const json& p : list) read_post_processor(p, spec);
+        for (const json& p : list) read_post_processor(p, spec, depth + 1);
         return;
     }
     if (type != "TemplateProcessing") refuse("post_processor " + type + " is not supported (TemplateProcessing is)");
@@ -220,13 +229,14 @@ void SpecReader::read_post_processor(const json& part, HfTokenizerSpec& spec) co
     if (!seen_text) refuse("TemplateProcessing's single has no sequence A");
 }
 
-void SpecReader::check_decoder(const json& part) const {
+void SpecReader::check_decoder(const json& part, int depth) const {
+    check_depth(depth);
     if (part.is_null()) refuse("it has no decoder: a byte-level BPE needs the ByteLevel decoder");
     const std::string type = type_of(part, "the decoder");
     if (type == "Sequence") {
         const json& list = member(part, "decoders", "the Sequence decoder");
         if (!list.is_array() || list.empty()) refuse("the Sequence decoder's decoders are not a list");
-        for (const json& d : list) check_decoder(d);
+        for (const json& d : list) check_decoder(d, depth + 1);
     } else if (type != "ByteLevel") {
         refuse("decoder " + type + " is not supported (ByteLevel is)");
     }
