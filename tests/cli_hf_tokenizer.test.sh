@@ -153,6 +153,13 @@ expect_error "text needing NFC" "needs Unicode NFC normalization \(at U\+0301\)"
     --text $'e\u0301'
 expect_error "a model folder without tokenizer.json" "qwen3-qknorm-mqa-f32 has no tokenizer.json.*--ids 1,2,3" \
     --model "$here/golden/llama/qwen3-qknorm-mqa-f32" --text hello
+sentencepiece="$tmp/qwen3-sentencepiece"
+mkdir -p "$sentencepiece"
+ln -s "$here/golden/llama/qwen3-qknorm-mqa-f32/config.json" "$here/golden/llama/qwen3-qknorm-mqa-f32/model.safetensors" \
+    "$sentencepiece/"
+echo "not read" >"$sentencepiece/tokenizer.model"
+expect_error "a SentencePiece tokenizer.model only" "no tokenizer.json .*tokenizer.model is SentencePiece's.*--ids 1,2,3" \
+    --model "$sentencepiece" --text hello
 expect_error "--tokenize without a tokenizer.json" "--tokenize needs --tokenizer PATH/tokenizer.json" --tokenize "$tmp/one.json"
 
 echo "$passed passed, $failed failed"

@@ -65,8 +65,12 @@ std::string llama_token_text(const LlamaRun& run, int64_t id) {
 LlamaRun run_llama_on_text(const std::string& dir, const std::string& text, const Budget& budget,
                            std::optional<int> next_at) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(tokenizer_path(dir), ec))
-        throw ModelFileError(dir + " has no tokenizer.json to tokenize the text: give the token ids with --ids 1,2,3");
+    if (!std::filesystem::is_regular_file(tokenizer_path(dir), ec)) {
+        const bool sentencepiece = std::filesystem::is_regular_file(dir + "/tokenizer.model", ec);
+        throw ModelFileError(dir + " has no tokenizer.json to tokenize the text" +
+                             (sentencepiece ? " (its tokenizer.model is SentencePiece's, which attnscope does not read)" : "") +
+                             ": give the token ids with --ids 1,2,3");
+    }
     std::shared_ptr<const HfTokenizer> tokenizer;
     try {
         tokenizer = HfTokenizer::cached(tokenizer_path(dir));
