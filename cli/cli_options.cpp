@@ -63,7 +63,10 @@ std::string cli_usage() {
            "head 0.0's) weights, the next tokens and the generated ones.\n"
            "--model DIR with a Llama-family checkpoint (config.json's model_type llama, qwen2 or\n"
            "qwen3, and its safetensors) takes the token ids with --ids 1,2,3 and prints every layer's\n"
-           "and head's weights and the next tokens.\n"
+           "and head's weights and the next tokens, or takes --text and tokenizes it with DIR/tokenizer.json.\n"
+           "--tokenizer PATH/tokenizer.json: a Hugging Face byte-level BPE tokenizer for the chapter 3\n"
+           "module; with --tokenize FILE (a JSON list of strings) only prints each string's token_ids,\n"
+           "tokens and decoded text.\n"
            "Work that would need more memory than the budget (default a third of the machine's,\n"
            "or ATTNSCOPE_MEMORY_BUDGET; e.g. 2G) or over 60 s is refused before it starts.\n";
 }
@@ -81,6 +84,7 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         else if (flag == "--emit-pytorch") o.output.emit_pytorch = true;
         else if (flag == "--export") o.export_dir = flags.value();
         else if (flag == "--ids") o.ids = parse_ids(flag, flags.value());
+        else if (flag == "--tokenize") o.tokenize_file = flags.value();
         else throw attn::ArgsError("unknown argument '" + flag + "' (see --help)");
     }
     if (o.help) return o;
@@ -88,6 +92,8 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         if (std::find(attn::stage_names().begin(), attn::stage_names().end(), name) == attn::stage_names().end())
             throw attn::ArgsError("unknown stage '" + name + "' in --stages");
     if (o.output.emit_pytorch && o.export_dir) throw attn::ArgsError("--emit-pytorch and --export cannot be combined");
+    if (o.tokenize_file && (o.ids || o.settings.model || o.export_dir || o.output.emit_pytorch))
+        throw attn::ArgsError("--tokenize only tokenizes: it takes --tokenizer PATH/tokenizer.json and nothing to run");
     if (o.ids && !o.settings.model)
         throw attn::ArgsError("--ids feeds a Llama-family --model folder (llama, qwen2, qwen3) exact token ids");
     if (o.settings.model && o.output.time_runs)

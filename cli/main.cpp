@@ -20,6 +20,10 @@
 #include "run/llama_run.h"
 #include "output/llama_json.h"
 #include "base/version.h"
+#include "base/file_io.h"
+#include "text/hf_tokenizer.h"
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -45,16 +49,42 @@ attn::Timing time_forward(const attn::Run& run, const attn::Settings& s, const a
 // program) is refused in one line rather than silently left out.
 int run_llama(const cli::CliOptions& o) {
     const attn::Settings& s = o.settings;
-    if (!o.ids)
-        throw attn::ArgsError(*s.model + ": its tokenizer (tokenizer.json) is not read yet: give the token ids with "
-                                         "--ids 1,2,3");
+    if (s.tokenizer != "words")
+        throw attn::ArgsError("a Llama-family model tokenizes with its own tokenizer.json: --tokenizer is for "
+                              "the chapter 3 module");
     if (s.layer || s.head || s.generate > 0 || o.output.emit_pytorch || o.export_dir || !o.output.stages.empty())
         throw attn::ArgsError("a Llama-family model prints every head's weights and the next tokens only "
                               "(--layer, --head, --generate, --stages, --export and --emit-pytorch are GPT-2's)");
     attn::Budget budget = attn::budget_for(s);
     budget.output = o.output;
-    const attn::LlamaRun run = attn::run_llama(*s.model, *o.ids, budget, s.next_at);
+    const attn::LlamaRun run = o.ids ? attn::run_llama(*s.model, *o.ids, budget, s.next_at)
+                                     : attn::run_llama_on_text(*s.model, s.text, budget, s.next_at);
     attn::write_llama_json(std::cout, run);
+    return std::cout.good() ? 0 : 1;
+}
+
+// --tokenize FILE: FILE's JSON list of strings, each tokenized by --tokenizer's
+// tokenizer.json, printed as a JSON list of {token_ids, tokens, decoded} (the tests
+// compare it with another implementation's ids and decoded text); a string the tokenizer
+// refuses gets {error}.
+int tokenize_strings(const cli::CliOptions& o) {
+    const std::string& path = o.settings.tokenizer;
+    if (!attn::names_tokenizer_json(path)) throw attn::ArgsError("--tokenize needs --tokenizer PATH/tokenizer.json");
+    const nlohmann::json texts = nlohmann::json::parse(
+        attn::read_file_capped(*o.tokenize_file, 16u << 20, "a --tokenize file"), nullptr, false);
+    if (!texts.is_array()) throw attn::ArgsError(*o.tokenize_file + ": not a JSON list of strings");
+    const attn::HfTokenizer tokenizer = attn::HfTokenizer::from_file(path);
+    nlohmann::json out = nlohmann::json::array();
+    for (const nlohmann::json& text : texts) {
+        if (!text.is_string()) throw attn::ArgsError(*o.tokenize_file + ": not a JSON list of strings");
+        try {
+            const attn::Tokenized t = tokenizer.encode(text.get<std::string>());
+            out.push_back({{"token_ids", t.ids}, {"tokens", t.tokens}, {"decoded", tokenizer.decode(t.ids)}});
+        } catch (const attn::TokenizeError& e) {  // a text refused (e.g. one needing NFC): the others go on
+            out.push_back({{"error", e.what()}});
+        }
+    }
+    std::cout << out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return std::cout.good() ? 0 : 1;
 }
 
@@ -73,6 +103,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         const attn::Settings& s = o.settings;
+        if (o.tokenize_file) return tokenize_strings(o);
         if (s.model && attn::is_llama_family_folder(*s.model)) return run_llama(o);
         if (o.ids) throw attn::ArgsError("--ids feeds a Llama-family model (llama, qwen2, qwen3); " + *s.model + " is not one");
         if (s.model) {  // a GPT model instead of the chapter 3 module

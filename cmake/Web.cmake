@@ -26,3 +26,16 @@ add_link_options(-fexceptions)
 # 20 cannot fetch a file:// URL), and the process's exit code passed on.
 set(ATTNSCOPE_NODE_LINK_OPTIONS -sENVIRONMENT=node -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1
     -sMAXIMUM_MEMORY=4GB -sWASM_ASYNC_COMPILATION=0 -sEXIT_RUNTIME=1)
+
+# Oniguruma (text/onig_regex.h: a tokenizer.json's regex, as Hugging Face's tokenizers runs
+# it) is plain C: its sources come from Debian's source package, fetched by scripts/web.sh
+# into build-web/oniguruma (nothing of it is committed), and build here with its own
+# CMakeLists as a static library for WebAssembly.
+if(NOT ONIGURUMA_SOURCE_DIR OR NOT EXISTS ${ONIGURUMA_SOURCE_DIR}/src/oniguruma.h)
+  message(FATAL_ERROR "the web build needs Oniguruma's sources: -DONIGURUMA_SOURCE_DIR=DIR (scripts/web.sh fetches them)")
+endif()
+set(BUILD_SHARED_LIBS OFF CACHE BOOL "" FORCE)
+set(INSTALL_DOCUMENTATION OFF CACHE BOOL "" FORCE)
+add_subdirectory(${ONIGURUMA_SOURCE_DIR} ${CMAKE_BINARY_DIR}/oniguruma-build EXCLUDE_FROM_ALL)
+target_compile_options(onig PRIVATE -w)  # its own code: its warnings are not ours to fix
+add_library(attnscope::oniguruma ALIAS onig)

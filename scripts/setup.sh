@@ -3,7 +3,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev catch2 libbenchmark-dev
+BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev catch2 libbenchmark-dev libonig-dev
                 libopenblas-dev libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core fonts-droid-fallback dpkg-dev)
 TEST_PACKAGES=(desktop-file-utils appstream xvfb xdotool x11-xserver-utils x11proto-dev imagemagick python3 xauth python3-torch libopenblas0-pthread python3-numpy python3-regex xclip time
                clang libclang-rt-14-dev)
@@ -42,20 +42,20 @@ build_asan() {
     build "$ROOT/build-asan" "$@" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_SANITIZE=ON -DATTNSCOPE_BENCH=OFF
 }
 
-# fetch_imgui_sources DIR: Dear ImGui 1.86's .cpp files and backends into DIR, from
-# Debian's source package (libimgui-dev ships only headers and a host library).
-# apt needs a deb-src entry for that: one is added beside the machine's own deb entries,
-# for the same mirrors and suites. Nothing of imgui's is committed.
-fetch_imgui_sources() {
-    local dir="$1"
-    [ -f "$dir/imgui_widgets.cpp" ] && [ -f "$dir/backends/imgui_impl_opengl3.cpp" ] && return 0
+# fetch_debian_sources PACKAGE DIR FILE: the upstream sources of Debian's source package
+# PACKAGE unpacked into DIR, unless DIR/FILE is there already. apt needs a deb-src entry for
+# that: one is added beside the machine's own deb entries, for the same mirrors and suites.
+# Nothing of them is committed.
+fetch_debian_sources() {
+    local package="$1" dir="$2" file="$3"
+    [ -f "$dir/$file" ] && return 0
     local sudo=()
     [ "$(id -u)" -ne 0 ] && sudo=(sudo)
     local scratch
     scratch=$(mktemp -d)
-    if ! (cd "$scratch" && apt-get source --download-only -qq imgui >/dev/null 2>&1); then
+    if ! (cd "$scratch" && apt-get source --download-only -qq "$package" >/dev/null 2>&1); then
         local list=/etc/apt/sources.list.d/attnscope-deb-src.sources
-        echo "setup: adding $list (Debian's source packages, for Dear ImGui's sources)"
+        echo "setup: adding $list (Debian's source packages, for $package's sources)"
         {   # deb822 files (Debian 12's default), then one-line entries of an older sources.list
             for f in /etc/apt/sources.list.d/*.sources; do
                 [ "$f" = "$list" ] || { sed -n '/^Types:.*\bdeb\b/,/^$/p' "$f" | sed 's/^Types:.*/Types: deb-src/'; echo; }
@@ -66,12 +66,25 @@ fetch_imgui_sources() {
             done
         } | "${sudo[@]}" tee "$list" >/dev/null
         "${sudo[@]}" apt-get update -qq
-        (cd "$scratch" && apt-get source --download-only -qq imgui >/dev/null)
+        (cd "$scratch" && apt-get source --download-only -qq "$package" >/dev/null)
     fi
     mkdir -p "$dir"
-    tar -xf "$scratch"/imgui_*.orig.tar.* -C "$dir" --strip-components=1
+    tar -xf "$scratch"/"$package"_*.orig.tar.* -C "$dir" --strip-components=1
     rm -rf "$scratch"
-    [ -f "$dir/imgui_widgets.cpp" ] || { echo "setup: Dear ImGui's source package has no imgui_widgets.cpp" >&2; return 1; }
+    [ -f "$dir/$file" ] || { echo "setup: $package's source package has no $file" >&2; return 1; }
+}
+
+# fetch_imgui_sources DIR: Dear ImGui 1.86's .cpp files and backends into DIR (libimgui-dev
+# ships only headers and a host library).
+fetch_imgui_sources() {
+    [ -f "$1/imgui_widgets.cpp" ] || fetch_debian_sources imgui "$1" imgui_widgets.cpp
+    [ -f "$1/backends/imgui_impl_opengl3.cpp" ] || { echo "setup: Dear ImGui's sources have no backends" >&2; return 1; }
+}
+
+# fetch_oniguruma_sources DIR: Oniguruma's C sources into DIR, for the web build
+# (libonig-dev ships a host library only).
+fetch_oniguruma_sources() {
+    fetch_debian_sources libonig "$1" src/oniguruma.h
 }
 
 # install_browser_driver DIR: npm's puppeteer-core, at the version tests/web/package-lock.json

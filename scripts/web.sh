@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # attnscope in the browser: the app as a static site (WebAssembly + WebGL2) and the engine
 # and command-line tool as WebAssembly run by node. Installs what is missing (emscripten
-# and chromium from Debian, Dear ImGui's sources from Debian's source package, npm's
+# and chromium from Debian, Dear ImGui's and Oniguruma's sources from Debian's source packages, npm's
 # puppeteer-core for the browser test), configures build-web/ once, builds incrementally.
 #   scripts/web.sh          build, then serve build-web/site/ on 127.0.0.1 and print its URL
 #   scripts/web.sh --build  build only (build-web/site/ is the whole site: host it anywhere)
@@ -22,7 +22,9 @@ install_missing "${BUILD_PACKAGES[@]}" "${WEB_PACKAGES[@]}"
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 WEB="$ROOT/build-web"
 fetch_imgui_sources "$WEB/imgui"
-emcmake cmake -S "$ROOT" -B "$WEB" -DATTNSCOPE_APP=ON -DIMGUI_SOURCE_DIR="$WEB/imgui" >/dev/null
+fetch_oniguruma_sources "$WEB/oniguruma"
+emcmake cmake -S "$ROOT" -B "$WEB" -DATTNSCOPE_APP=ON -DIMGUI_SOURCE_DIR="$WEB/imgui" \
+    -DONIGURUMA_SOURCE_DIR="$WEB/oniguruma" >/dev/null
 cmake --build "$WEB" -j"$(nproc)"
 case $mode in
     --build) exit 0 ;;

@@ -48,7 +48,7 @@ PY
 done
 
 model="$golden/llama/qwen3-qknorm-mqa-f32"
-expect_error "no ids" "tokenizer.json\) is not read yet.*--ids" --model "$model" --text "hello"
+expect_error "no tokenizer.json" "has no tokenizer.json to tokenize the text: give the token ids with --ids" --model "$model" --text "hello"
 expect_error "an id past the vocabulary" "token id 96 is outside the model's vocabulary \(0..95\)" --model "$model" --ids 1,96
 expect_error "not an id" "--ids needs token ids such as 1,2,3, got '-3'" --model "$model" --ids 1,-3
 expect_error "ids without a model" "--ids feeds a Llama-family --model" --ids 1,2

@@ -96,7 +96,9 @@ TEST_CASE("values out of a row's range are refused with the flag's name", "[sett
     CHECK_THROWS_WITH(attn::parse_settings({"--d-in", "5000"}), "--d-in must be between 1 and 4096, got 5000");
     CHECK_THROWS_WITH(attn::parse_settings({"--heads", "0"}), "--heads must be between 1 and 64, got 0");
     CHECK_THROWS_WITH(attn::parse_settings({"--dropout", "1.5"}), "--dropout must be in [0, 1], got 1.5");
-    CHECK_THROWS_WITH(attn::parse_settings({"--tokenizer", "bert"}), "unknown tokenizer 'bert' (words, simple, gpt2)");
+    CHECK_THROWS_WITH(attn::parse_settings({"--tokenizer", "bert"}),
+                      "unknown tokenizer 'bert' (words, simple, gpt2, or a PATH/tokenizer.json)");
+    CHECK(attn::parse_settings({"--tokenizer", "models/x/tokenizer.json"}).settings.tokenizer == "models/x/tokenizer.json");
     attn::Settings s;
     s.d_in = 0;  // as typed into the app
     CHECK_THROWS_WITH(attn::check_ranges(s), "--d-in must be between 1 and 4096, got 0");

@@ -20,7 +20,7 @@ void write_llama_json(std::ostream& out, const LlamaRun& run) {
     out << '}';
     Tokenized tokens;
     tokens.ids = run.trace.ids;
-    for (const int64_t id : tokens.ids) tokens.tokens.push_back("<" + std::to_string(id) + ">");
+    for (const int64_t id : tokens.ids) tokens.tokens.push_back(llama_token_text(run, id));
     write_tokens(w, "tokens", "token_ids", tokens);
     out << ",\"layers\":[";
     for (size_t l = 0; l < run.trace.blocks.size(); ++l) {
@@ -36,7 +36,7 @@ void write_llama_json(std::ostream& out, const LlamaRun& run) {
     out << "],\"next_token\":[";
     for (size_t i = 0; i < run.next_tokens.size(); ++i) {
         out << (i ? ",{" : "{") << "\"id\":" << run.next_tokens[i].id << ",\"token\":";
-        w.string("<" + std::to_string(run.next_tokens[i].id) + ">");
+        w.string(llama_token_text(run, run.next_tokens[i].id));
         out << ",\"prob\":";
         w.number(run.next_tokens[i].prob);
         out << '}';

@@ -1,9 +1,10 @@
 #pragma once
-// The CLI's JSON form of a Llama-family run (--model DIR --ids ...), as model_json.h's
+// The CLI's JSON form of a Llama-family run (--model DIR --ids ... or --text T), as model_json.h's
 // for GPT-2 so that scripts treat every model alike:
 //   model                 name (the folder), model_type, n_layer, n_head, n_kv_head, head_dim,
 //                         n_embd, vocab_size, dtype
-//   token_ids, tokens     the ids given; tokens "<id>" (the model's tokenizer.json is not read yet)
+//   token_ids, tokens     the ids given, or --text's as DIR/tokenizer.json gives them; tokens as
+//                         the tokenizer shows them ("<id>" where the folder has no tokenizer.json)
 //   layers                per layer {"heads": [{"kv_head": g, "weights": T x T}, ...]}: query
 //                         head h reads key/value head g = h / (n_head / n_kv_head)
 //   next_token            the 10 most probable after next_token_position: {id, token, prob}

@@ -1,5 +1,6 @@
 // The emitted program's first section: the sentence(s) and their token ids.
 #include "output/pytorch_emit_parts.h"
+#include "text/hf_tokenizer.h"
 #include "text/utf8.h"
 
 namespace attn::pytorch_emit_parts {
@@ -68,6 +69,9 @@ void emit_text(std::ostream& py, const Settings& s, const Run& run, Names& names
     if (s.tokenizer == "gpt2") {
         py << "# GPT-2's byte-pair encoding (chapter 2): tiktoken.get_encoding(\"gpt2\").encode(sentence,\n"
            << "# allowed_special={\"<|endoftext|>\"}) gives these ids; written out so tiktoken is not needed.\n";
+    } else if (names_tokenizer_json(s.tokenizer)) {
+        py << "# The Hugging Face tokenizer " << s.tokenizer << ": tokenizers' Tokenizer.from_file(...)\n"
+           << "# .encode(sentence).ids gives these ids; written out so tokenizers is not needed.\n";
     } else if (s.tokenizer == "simple") {
         py << "# Chapter 2's SimpleTokenizerV2, its vocabulary the sorted words and punctuation of "
            << (s.corpus_file ? "the corpus " + *s.corpus_file : std::string(two ? "both texts" : "the text"))

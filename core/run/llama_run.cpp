@@ -35,9 +35,59 @@ WorkEstimate estimate_llama_work(const LlamaConfig& c, int64_t T) {
     return w;
 }
 
+namespace {
+
+std::string tokenizer_path(const std::string& dir) { return dir + "/tokenizer.json"; }
+
+// Exact ids need no tokenizer: one the app cannot read only costs the tokens' text.
+std::shared_ptr<const HfTokenizer> optional_tokenizer(const std::string& dir) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(tokenizer_path(dir), ec)) return nullptr;
+    try {
+        return HfTokenizer::cached(tokenizer_path(dir));
+    } catch (const TokenizeError&) {
+        return nullptr;
+    }
+}
+
+}  // namespace
+
+std::string llama_token_text(const LlamaRun& run, int64_t id) {
+    if (run.tokenizer && id < run.tokenizer->vocab_size()) {
+        try {
+            return run.tokenizer->token_display(id);
+        } catch (const TokenizeError&) {  // an id the tokenizer has no token for
+        }
+    }
+    return "<" + std::to_string(id) + ">";
+}
+
+LlamaRun run_llama_on_text(const std::string& dir, const std::string& text, const Budget& budget,
+                           std::optional<int> next_at) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(tokenizer_path(dir), ec)) {
+        const bool sentencepiece = std::filesystem::is_regular_file(dir + "/tokenizer.model", ec);
+        throw ModelFileError(dir + " has no tokenizer.json to tokenize the text" +
+                             (sentencepiece ? " (its tokenizer.model is SentencePiece's, which attnscope does not read)" : "") +
+                             ": give the token ids with --ids 1,2,3");
+    }
+    std::shared_ptr<const HfTokenizer> tokenizer;
+    try {
+        tokenizer = HfTokenizer::cached(tokenizer_path(dir));
+    } catch (const TokenizeError& e) {
+        throw ModelFileError(std::string(e.what()) + " (--ids 1,2,3 runs the model without it)");
+    }
+    const std::vector<int64_t> ids = tokenizer->encode_ids(text);
+    if (ids.empty()) throw InputError("the text has no tokens");
+    LlamaRun run = run_llama(dir, ids, budget, next_at);
+    run.tokenizer = std::move(tokenizer);
+    return run;
+}
+
 LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, const Budget& budget,
                    std::optional<int> next_at) {
     LlamaRun run;
+    run.tokenizer = optional_tokenizer(dir);
     run.model = std::make_shared<const LlamaCheckpoint>(dir);
     const LlamaConfig& c = run.model->config();
     check_budget(estimate_llama_work(c, static_cast<int64_t>(ids.size())), budget);

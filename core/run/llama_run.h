@@ -11,6 +11,7 @@
 #include "model/llama_forward.h"
 #include "model/next_token.h"
 #include "run/memory_budget.h"
+#include "text/hf_tokenizer.h"
 
 namespace attn {
 
@@ -23,7 +24,13 @@ struct LlamaRun {
     LlamaTrace trace;
     int64_t next_position = 0;  // 0-based: next_at's, else the last token's
     std::vector<TokenProbability> next_tokens;  // the 10 most probable after it
+    // The folder's tokenizer.json, where it has one the app can read (else null: tokens
+    // are then shown as "<id>").
+    std::shared_ptr<const HfTokenizer> tokenizer;
 };
+
+// A token as the JSON and the app show it: the tokenizer's text, else "<id>".
+std::string llama_token_text(const LlamaRun& run, int64_t id);
 
 // Memory and time of a forward over T tokens keeping every head's weights (and nothing
 // else of the heads), for check_budget.
@@ -33,5 +40,11 @@ WorkEstimate estimate_llama_work(const LlamaConfig& c, int64_t T);
 // (files, ids) or InputError (over the budget) with one line.
 LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, const Budget& budget,
                    std::optional<int> next_at = std::nullopt);
+
+// The same on a text, tokenized by DIR/tokenizer.json (text/hf_tokenizer.h, ids as Hugging
+// Face's tokenizers gives them). Throws ModelFileError naming the missing or unsupported
+// tokenizer.json, TokenizeError for a text it cannot take.
+LlamaRun run_llama_on_text(const std::string& dir, const std::string& text, const Budget& budget,
+                           std::optional<int> next_at = std::nullopt);
 
 }  // namespace attn

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "text/gpt2_tokenizer.h"
+#include "text/hf_tokenizer.h"
 #include "run/memory_budget.h"
 #include "text/simple_tokenizer.h"
 
@@ -47,8 +48,12 @@ std::vector<Tokenized> tokenize(const Settings& s, const std::vector<std::string
             out.push_back(std::move(enc.tokenized));
         }
         vocab_size = gpt2.vocab_size();
+    } else if (names_tokenizer_json(s.tokenizer)) {  // a Hugging Face tokenizer.json
+        const std::shared_ptr<const HfTokenizer> hf = HfTokenizer::cached(s.tokenizer);
+        for (const std::string& t : texts) out.push_back(hf->encode(t));
+        vocab_size = hf->vocab_size();
     } else {
-        throw InputError("unknown tokenizer '" + s.tokenizer + "' (words, simple, gpt2)");
+        throw InputError("unknown tokenizer '" + s.tokenizer + "' (words, simple, gpt2, or a PATH/tokenizer.json)");
     }
     if (s.corpus_file && s.tokenizer != "simple") throw InputError("a corpus file is only used by the simple tokenizer");
     return out;

@@ -78,10 +78,12 @@ std::vector<SettingRow> make_rows() {
               "the book's GPTModel: seeded (gpt-ch4), or its weights loaded from a GPT-2 checkpoint as chapter 5 does",
               true}),
          FIELD(model)));
-    rows.push_back(bind(row({"tokenizer", "--tokenizer", T::Choice, "", 0, 0, {"words", "simple", "gpt2"}, all, "", "",
+    SettingSpec tokenizer = row({"tokenizer", "--tokenizer", T::Choice, "", 0, 0, {"words", "simple", "gpt2"}, all, "", "",
               Reruns::Embedding, {"Tokenizer", C::Own, 0, 0, false, Unset::None, "", "", ""},
-              "a split on spaces, chapter 2's SimpleTokenizerV2, or tiktoken.get_encoding(\"gpt2\")"}),
-         FIELD(tokenizer)));
+              "a split on spaces, chapter 2's SimpleTokenizerV2, tiktoken.get_encoding(\"gpt2\"), or a Hugging Face "
+              "PATH/tokenizer.json (byte-level BPE)"});
+    tokenizer.or_file_named = "tokenizer.json";
+    rows.push_back(bind(std::move(tokenizer), FIELD(tokenizer)));
     rows.push_back(bind(row({"corpus", "--corpus", T::OptText, "FILE", 0, 0, {}, all, "", "tokenizer=simple", Reruns::Embedding,
               {"Corpus file", C::Own, 0, 0, false, Unset::Empty, "the typed text", "", ""},
               "the simple tokenizer's vocabulary, read from the file"}),

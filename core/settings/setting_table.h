@@ -92,6 +92,9 @@ struct SettingSpec {
     // text, the seed (chapter 4's model is seeded), the model's own rows. The others
     // describe the module the model replaces.
     bool with_model = false;
+    // Choice: besides the choices, a path to a file of this name ("tokenizer.json": a
+    // Hugging Face tokenizer for --tokenizer); "" for none.
+    const char* or_file_named = "";
 };
 
 struct SettingRow : SettingSpec {

@@ -61,6 +61,12 @@ SettingValue parse_value(const SettingRow& row, const std::string& text) {
     case SettingType::Choice:
         for (const std::string& choice : row.choices)
             if (text == choice) return text;
+        if (*row.or_file_named) {
+            const std::string name = row.or_file_named;
+            if (text.size() >= name.size() && text.compare(text.size() - name.size(), name.size(), name) == 0) return text;
+            throw ArgsError("unknown " + std::string(row.key) + " '" + text + "' (" + joined(row.choices) + ", or a PATH/" +
+                            name + ")");
+        }
         throw ArgsError("unknown " + std::string(row.key) + " '" + text + "' (" + joined(row.choices) + ")");
     case SettingType::Int:
     case SettingType::OptInt: {

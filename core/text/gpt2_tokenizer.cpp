@@ -288,23 +288,7 @@ std::string Gpt2Tokenizer::decode(const std::vector<int64_t>& ids) const {
     return out;
 }
 
-std::string Gpt2Tokenizer::token_display(int64_t id) const {
-    const std::string_view bytes = token_bytes(id);
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size();) {
-        const std::size_t len = decode_utf8_char(bytes, i).len;
-        if (len > 0) {
-            out.append(bytes.substr(i, len));
-            i += len;
-        } else {
-            char hex[5];
-            std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(bytes[i]));
-            out += hex;
-            ++i;
-        }
-    }
-    return out;
-}
+std::string Gpt2Tokenizer::token_display(int64_t id) const { return readable_bytes(token_bytes(id)); }
 
 const Gpt2Tokenizer& gpt2_tokenizer() {
     static const Gpt2Tokenizer tokenizer;

@@ -1,5 +1,7 @@
 #include "text/utf8.h"
 
+#include <cstdio>
+
 namespace attn {
 
 Utf8Char decode_utf8_char(std::string_view text, std::size_t i) {
@@ -32,6 +34,23 @@ Utf8Char decode_utf8_char(std::string_view text, std::size_t i) {
         cp = (cp << 6) | (s[i + k] & 0x3F);
     }
     return {cp, len};
+}
+
+std::string readable_bytes(std::string_view bytes) {
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size();) {
+        const std::size_t len = decode_utf8_char(bytes, i).len;
+        if (len > 0) {
+            out.append(bytes.substr(i, len));
+            i += len;
+        } else {
+            char hex[5];
+            std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(bytes[i]));
+            out += hex;
+            ++i;
+        }
+    }
+    return out;
 }
 
 bool is_valid_utf8(std::string_view text) {
