@@ -12,7 +12,8 @@ both are published):
                        vocabulary 128256, tied head, rope_scaling llama3 (Llama-3.2-1B's)
 attnscope: bench/llama_bench.cpp, the forward as its CLI runs it (the weights
 memory-mapped, each layer converted to float32 when it runs, every head's weights kept,
-the last position's logits only), and its peak resident memory. PyTorch:
+the last position's logits only), one more token through its KV cache, and its peak
+resident memory. PyTorch:
 tests/golden/llama_modules.py's LlamaFamily (transformers' computation in float32, the
 weights in memory as float32, the logits of every position as a causal LM's forward
 gives them), in a child process with glibc keeping its freed memory (peer.FAIR_PEER_ENV).
@@ -100,11 +101,13 @@ def engine_times(folder):
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), ATTNSCOPE_LLAMA_BENCH=folder)
     sizes = "|".join(str(T) for T in MODELS[os.path.basename(folder)][1])
     command = [os.path.join(args.build_dir, "llama_bench"), "--benchmark_format=json", "--benchmark_min_time=1",
-               f"--benchmark_filter=BM_LlamaForward/({sizes})/"]
+               f"--benchmark_filter=BM_Llama(Forward|CachedToken)/({sizes})/"]
     report = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
     unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    return {b["name"].split("/")[1]: (b["real_time"] * unit[b["time_unit"]], b["peak_rss_mb"])
-            for b in report["benchmarks"]}, report["context"].get("blas", "?")
+    # "64": the forward's (seconds, peak RSS); "cached 64": one more token after 64
+    return {("cached " if "Cached" in b["name"] else "") + b["name"].split("/")[1]:
+            (b["real_time"] * unit[b["time_unit"]], b["peak_rss_mb"]) for b in report["benchmarks"]}, \
+        report["context"].get("blas", "?")
 
 
 def main():
@@ -137,6 +140,9 @@ def main():
                 seconds, rss = ours[str(T)]
                 print(f"{f'{name} T={T}':<34}{fmt(seconds):>12}{fmt(theirs[str(T)]):>12}"
                       f"{theirs[str(T)] / seconds:>9.2f}x{rss:>17.0f} MB")
+                cached = ours[f"cached {T}"][0]
+                print(f"{'  one more token from the cache':<34}{fmt(cached):>12}{'':>12}"
+                      f"{seconds / cached:>9.1f}x cheaper than attnscope's full forward")
         print(f"attnscope's BLAS: {engine_blas}")
     finally:
         if not args.keep_models:

@@ -4,7 +4,8 @@
 // bench/compare_llama_with_pytorch.py writes with random weights in the shapes of
 // SmolLM2-135M and Llama-3.2-1B: ATTNSCOPE_LLAMA_BENCH names it, and the token counts
 // come as the benchmark's arguments (--benchmark_filter picks them). The weights stay
-// memory-mapped; each layer is converted to float32 when its forward runs. Peak resident
+// memory-mapped; each layer is converted to float32 when its forward runs. Then one more
+// token through the KV cache after T (llama_cache.h). Peak resident
 // memory is reported as the counter peak_rss_mb. Threads: OMP_NUM_THREADS.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "model/llama_cache.h"
 #include "model/llama_forward.h"
 #include "numerics/gemm.h"
 #include "numerics/memory.h"
@@ -50,6 +52,22 @@ void BM_LlamaForward(benchmark::State& state) {
     state.counters["peak_rss_mb"] = peak_rss_mb();
 }
 BENCHMARK(BM_LlamaForward)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// One more token after T cached ones (llama_cache.h): what generating a token costs.
+void BM_LlamaCachedToken(benchmark::State& state) {
+    if (!model()) return state.SkipWithError("set ATTNSCOPE_LLAMA_BENCH to a Llama-family model folder");
+    const attn::LlamaCheckpoint& m = *model();
+    attn::RowVector logits;
+    const attn::LlamaCache filled = attn::llama_prefill(m, some_ids(static_cast<int>(state.range(0)), m.config().vocab_size), logits);
+    for (auto _ : state) {
+        state.PauseTiming();
+        attn::LlamaCache cache = filled;  // the same position every time
+        state.ResumeTiming();
+        benchmark::DoNotOptimize(attn::llama_append_token(m, cache, 42));
+    }
+    state.counters["peak_rss_mb"] = peak_rss_mb();
+}
+BENCHMARK(BM_LlamaCachedToken)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
