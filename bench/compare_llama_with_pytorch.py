@@ -100,7 +100,8 @@ def pytorch_times(name, folder):
 def engine_times(folder):
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), ATTNSCOPE_LLAMA_BENCH=folder)
     sizes = "|".join(str(T) for T in MODELS[os.path.basename(folder)][1])
-    command = [os.path.join(args.build_dir, "llama_bench"), "--benchmark_format=json", "--benchmark_min_time=1",
+    # 6 s: a 1B-shaped forward takes seconds, and the first one faults the file in
+    command = [os.path.join(args.build_dir, "llama_bench"), "--benchmark_format=json", "--benchmark_min_time=6",
                f"--benchmark_filter=BM_Llama(Forward|CachedToken)/({sizes})/"]
     report = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
     unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}

@@ -140,7 +140,7 @@ void LlamaCheckpoint::read_rows(const Found& f, int64_t first, int64_t rows, Mat
     part.begin = e.begin + static_cast<uint64_t>(first * cols) * dtype_bytes(e.dtype);
     part.end = part.begin + static_cast<uint64_t>(rows * cols) * dtype_bytes(e.dtype);
     out.resize(rows, cols);  // keeps its storage when the shape is the same
-    f.file->read_floats(part, out.data());
+    f.file->read_floats(part, out.data(), false);  // read again at every forward: kept mapped
 }
 
 void LlamaCheckpoint::read_into(const std::string& name, int64_t rows, int64_t cols, Matrix& out) const {
@@ -149,7 +149,7 @@ void LlamaCheckpoint::read_into(const std::string& name, int64_t rows, int64_t c
         throw std::logic_error("LlamaCheckpoint::read: " + name + " is not " + std::to_string(rows) + " x " +
                                std::to_string(cols));
     out.resize(rows, cols);  // keeps its storage when the shape is the same
-    f.file->read_floats(*f.entry, out.data());
+    f.file->read_floats(*f.entry, out.data(), false);
 }
 
 Matrix LlamaCheckpoint::read(const std::string& name, int64_t rows, int64_t cols) const {

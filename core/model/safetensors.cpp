@@ -244,9 +244,10 @@ SafetensorsFile::~SafetensorsFile() {
     if (map_) ::munmap(map_, size_);
 }
 
-void SafetensorsFile::read_floats(const TensorEntry& entry, float* out) const {
+void SafetensorsFile::read_floats(const TensorEntry& entry, float* out, bool release) const {
     const unsigned char* data = map_ + header_.data_offset + entry.begin;
     tensor_to_floats(data, entry, out);
+    if (!release) return;
     // Hand the pages back: the copy is what the model keeps, so without this a checkpoint
     // would be resident twice until the file is closed.
     const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));

@@ -73,9 +73,12 @@ class SafetensorsFile {
     const std::string& path() const { return path_; }
     uint64_t file_size() const { return size_; }
     const SafetensorsHeader& header() const { return header_; }
-    // The tensor as float32, row-major (torch's C order), its pages then handed back to
-    // the page cache (they stay cached; this process stops holding them).
-    void read_floats(const TensorEntry& entry, float* out) const;
+    // The tensor as float32, row-major (torch's C order). With `release`, its pages are
+    // then handed back to the page cache (they stay cached; this process stops holding
+    // them): what a model that keeps its float copy wants. A model read again at every
+    // forward (a Llama checkpoint's layers) keeps them mapped instead: clean file pages,
+    // which the kernel may drop under pressure, and no page faults next time.
+    void read_floats(const TensorEntry& entry, float* out, bool release = true) const;
 
   private:
     std::string path_;
