@@ -52,13 +52,13 @@ int run_llama(const cli::CliOptions& o) {
     if (s.tokenizer != "words")
         throw attn::ArgsError("a Llama-family model tokenizes with its own tokenizer.json: --tokenizer is for "
                               "the chapter 3 module");
-    if (s.layer || s.head || s.generate > 0 || o.output.emit_pytorch || o.export_dir || !o.output.stages.empty())
-        throw attn::ArgsError("a Llama-family model prints every head's weights and the next tokens only "
-                              "(--layer, --head, --generate, --stages, --export and --emit-pytorch are GPT-2's)");
+    if (s.layer || s.head || o.output.emit_pytorch || o.export_dir || !o.output.stages.empty())
+        throw attn::ArgsError("a Llama-family model prints every head's weights, the next tokens and the generated "
+                              "ones only (--layer, --head, --stages, --export and --emit-pytorch are GPT-2's)");
     attn::Budget budget = attn::budget_for(s);
     budget.output = o.output;
-    const attn::LlamaRun run = o.ids ? attn::run_llama(*s.model, *o.ids, budget, s.next_at)
-                                     : attn::run_llama_on_text(*s.model, s.text, budget, s.next_at);
+    const attn::LlamaRun run = o.ids ? attn::run_llama(*s.model, *o.ids, budget, s.next_at, s.generate, s.sampling)
+                                     : attn::run_llama_on_text(*s.model, s.text, budget, s.next_at, s.generate, s.sampling);
     attn::write_llama_json(std::cout, run);
     return std::cout.good() ? 0 : 1;
 }

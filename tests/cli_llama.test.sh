@@ -2,8 +2,8 @@
 # `attnscope-cli --model DIR --ids ...` on the Llama-family golden checkpoints
 # (tests/golden/llama/, make_llama_golden.py): the JSON's every layer's and head's
 # weights within 1e-4 of torch's scale, each head's key/value head, the 10 most probable
-# next tokens (ids exactly, probabilities within 1e-4 of the first's); then what such a
-# model does not take yet is refused: exit 2, one line.
+# next tokens (ids exactly, probabilities within 1e-4 of the first's); --generate; then
+# what such a model does not take is refused: exit 2, one line.
 # Usage: tests/cli_llama.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,7 +53,33 @@ expect_error "an id past the vocabulary" "token id 96 is outside the model's voc
 expect_error "not an id" "--ids needs token ids such as 1,2,3, got '-3'" --model "$model" --ids 1,-3
 expect_error "ids without a model" "--ids feeds a Llama-family --model" --ids 1,2
 expect_error "ids with a GPT model" "--ids feeds a Llama-family model.*gpt-ch4 is not one" --model gpt-ch4 --ids 1,2
-expect_error "GPT-2's options" "--layer, --head, --generate.*are GPT-2's" --model "$model" --ids 1,2 --generate 3
+expect_error "GPT-2's options" "--layer, --head, --stages.*are GPT-2's" --model "$model" --ids 1,2 --layer 0 --head 0
+expect_error "generated past the positions" "4 token ids and 61 generated are more than the model's max_position_embeddings \(64\)" \
+    --model "$model" --ids 1,2,3,4 --generate 61
+
+# --generate: the first generated token is torch's most probable next token (greedy); the
+# rest come from the KV cache (tests/test_llama_cache.cpp checks them against full forwards).
+for name in llama3-scaled-tied-bf16 qwen3-qknorm-mqa-f32; do
+    ids=$(python3 -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["models"] if m["name"]==sys.argv[2]][0]
+print(",".join(map(str, m["token_ids"])))' "$golden/llama_golden.json" "$name")
+    if ! "$cli" --model "$golden/llama/$name" --ids "$ids" --generate 5 >"$tmp/gen.json" 2>"$tmp/err"; then
+        fail "$name --generate" "attnscope-cli failed: $(head -c 300 "$tmp/err")"
+    elif why=$(python3 - "$golden/llama_golden.json" "$name" "$tmp/gen.json" <<'PY'
+import json, sys
+golden = [m for m in json.load(open(sys.argv[1]))["models"] if m["name"] == sys.argv[2]][0]
+ours = json.load(open(sys.argv[3]))
+assert ours["sampling"]["method"] == "argmax", ours["sampling"]
+assert len(ours["generated"]) == 5 and len(ours["generated_tokens"]) == 5, ours["generated"]
+assert ours["generated"][0] == golden["top"]["ids"][0], f"first generated {ours['generated'][0]}, torch's top {golden['top']['ids'][0]}"
+print(f"generated {ours['generated']}")
+PY
+    ); then
+        echo "ok:   $name --generate 5: $why"
+        passed=$((passed + 1))
+    else
+        fail "$name --generate" "$(tail -1 <<<"$why")"
+    fi
+done
 expect_error "next-at past the ids" "--next-at 5 is past the 2 token ids" --model "$model" --ids 1,2 --next-at 5
 expect_error "over the budget" "needs about .* \(budget" --model "$model" --ids "$(seq -s, 0 40 | sed 's/[0-9]*/1/g')" \
     --memory-budget 1K

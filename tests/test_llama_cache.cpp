@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/llama_cache.h"
+#include "run/llama_run.h"
 
 namespace {
 
@@ -65,4 +66,27 @@ TEST_CASE("a token the Llama cache cannot take is refused and the cache is uncha
     attn::LlamaCache full = attn::llama_prefill(model, many, logits);
     CHECK_THROWS_WITH(attn::llama_append_token(model, full, 1), Catch::Contains("at most"));
     CHECK(full.ids.size() == many.size());
+}
+
+TEST_CASE("--generate on a Llama-family model: through the cache, the tokens repeated full forwards give", "[llama]") {
+    const std::string dir = kModels + "qwen2-bias-f16-shards";
+    const std::vector<int64_t> ids{5, 17, 3, 42};
+    for (const double temperature : {0.0, 1.3}) {
+        INFO("temperature " << temperature);
+        attn::Sampling how;
+        how.temperature = temperature;
+        how.top_k = temperature > 0 ? std::optional<int64_t>(12) : std::nullopt;
+        how.seed = 9;
+        const attn::LlamaRun run = attn::run_llama(dir, ids, attn::default_budget(), std::nullopt, 7, how);
+        REQUIRE(run.generated.size() == 7);
+        // Chapter 5's generate without a cache: a full forward of everything so far for
+        // each token, the sampler drawing from its last logits.
+        const attn::LlamaCheckpoint model(dir);
+        attn::TokenSampler sampler(how);
+        std::vector<int64_t> all = ids;
+        for (int n = 0; n < 7; ++n) all.push_back(sampler.next(attn::llama_forward(model, all).last_logits));
+        CHECK(std::vector<int64_t>(all.begin() + 4, all.end()) == run.generated);
+        CHECK(run.next_tokens.front().id == (temperature > 0 ? run.next_tokens.front().id : run.generated.front()));
+    }
+    CHECK_THROWS_WITH(attn::run_llama(dir, ids, attn::default_budget(), std::nullopt, 61), Catch::Contains("max_position_embeddings"));
 }

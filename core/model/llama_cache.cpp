@@ -27,24 +27,27 @@ int64_t LlamaCache::bytes() const {
     return 4 * floats;
 }
 
-LlamaCache llama_prefill(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, RowVector& logits) {
-    const LlamaConfig& c = model.config();
-    const LlamaTrace t = llama_forward(model, ids, KeptStages::only({"keys_rotated", "values"}));
+LlamaCache llama_cache_from_trace(const LlamaConfig& c, const LlamaTrace& t) {
     LlamaCache cache;
-    cache.ids = ids;
-    const auto T = static_cast<Eigen::Index>(ids.size());
+    cache.ids = t.ids;
+    const auto T = static_cast<Eigen::Index>(t.ids.size());
     for (const LlamaBlockTrace& b : t.blocks) {
         Matrix keys(T, Eigen::Index{c.kv_heads} * c.head_dim), values(T, Eigen::Index{c.kv_heads} * c.head_dim);
         for (int g = 0; g < c.kv_heads; ++g) {  // group g's first query head kept them
-            const HeadTrace& head = b.attention.heads[static_cast<size_t>(g * c.group_size())];
+            const HeadTrace& head = b.attention.heads.at(static_cast<size_t>(g * c.group_size()));
             keys.middleCols(g * c.head_dim, c.head_dim) = head.at("keys_rotated");
             values.middleCols(g * c.head_dim, c.head_dim) = head.at("values");
         }
         cache.keys.push_back(std::move(keys));
         cache.values.push_back(std::move(values));
     }
-    logits = t.last_logits;
     return cache;
+}
+
+LlamaCache llama_prefill(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, RowVector& logits) {
+    const LlamaTrace t = llama_forward(model, ids, KeptStages::only({"keys_rotated", "values"}));
+    logits = t.last_logits;
+    return llama_cache_from_trace(model.config(), t);
 }
 
 LlamaTokenStep llama_append_token(const LlamaCheckpoint& model, LlamaCache& cache, int64_t id) {

@@ -23,6 +23,9 @@ struct LlamaTokenStep {
     RowVector logits;                             // 1 x vocab: the next token's scores
 };
 
+// The cache a forward leaves: the first query head of each key/value head must have
+// kept "keys_rotated" and "values" (std::out_of_range otherwise).
+LlamaCache llama_cache_from_trace(const LlamaConfig& c, const LlamaTrace& trace);
 // A full forward of `ids` that fills the cache, and the logits after its last token.
 LlamaCache llama_prefill(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, RowVector& logits);
 // Appends `id` at the next position. Throws ModelFileError when the model's positions

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "base/decimal_text.h"
 #include "output/json_writer.h"
 
 namespace attn {
@@ -41,7 +42,23 @@ void write_llama_json(std::ostream& out, const LlamaRun& run) {
         w.number(run.next_tokens[i].prob);
         out << '}';
     }
-    out << "],\"next_token_position\":" << run.next_position << "}\n";
+    out << "],\"next_token_position\":" << run.next_position;
+    if (!run.generated.empty()) {  // as a GPT-2 run's JSON writes them (model_json.cpp)
+        const Sampling& how = run.sampling;
+        out << ",\"sampling\":{\"method\":\"" << (how.sampled() ? "multinomial" : "argmax") << "\",\"temperature\":";
+        out << shortest_decimal(how.temperature) << ",\"top_k\":";
+        if (how.top_k) out << *how.top_k;
+        else out << "null";
+        out << ",\"seed\":" << how.seed << "},\"generated\":[";
+        for (size_t i = 0; i < run.generated.size(); ++i) out << (i ? "," : "") << run.generated[i];
+        out << "],\"generated_tokens\":[";
+        for (size_t i = 0; i < run.generated.size(); ++i) {
+            if (i) out << ',';
+            w.string(llama_token_text(run, run.generated[i]));
+        }
+        out << ']';
+    }
+    out << "}\n";
 }
 
 }  // namespace attn

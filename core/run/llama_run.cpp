@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "base/file_io.h"
+#include "model/llama_cache.h"
 #include "run/pipeline.h"  // InputError
 #include "numerics/gemm.h"
 
@@ -63,7 +64,7 @@ std::string llama_token_text(const LlamaRun& run, int64_t id) {
 }
 
 LlamaRun run_llama_on_text(const std::string& dir, const std::string& text, const Budget& budget,
-                           std::optional<int> next_at) {
+                           std::optional<int> next_at, int generate, const Sampling& sampling) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(tokenizer_path(dir), ec)) {
         const bool sentencepiece = std::filesystem::is_regular_file(dir + "/tokenizer.model", ec);
@@ -79,19 +80,30 @@ LlamaRun run_llama_on_text(const std::string& dir, const std::string& text, cons
     }
     const std::vector<int64_t> ids = tokenizer->encode_ids(text);
     if (ids.empty()) throw InputError("the text has no tokens");
-    LlamaRun run = run_llama(dir, ids, budget, next_at);
+    LlamaRun run = run_llama(dir, ids, budget, next_at, generate, sampling);
     run.tokenizer = std::move(tokenizer);
     return run;
 }
 
 LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, const Budget& budget,
-                   std::optional<int> next_at) {
+                   std::optional<int> next_at, int generate, const Sampling& sampling) {
     LlamaRun run;
     run.tokenizer = optional_tokenizer(dir);
     run.model = std::make_shared<const LlamaCheckpoint>(dir);
     const LlamaConfig& c = run.model->config();
-    check_budget(estimate_llama_work(c, static_cast<int64_t>(ids.size())), budget);
-    run.trace = llama_forward(*run.model, ids, KeptStages::only({"weights"}));
+    const auto T = static_cast<int64_t>(ids.size());
+    if (generate > 0 && T + generate > c.max_positions)
+        throw InputError(std::to_string(T) + " token ids and " + std::to_string(generate) +
+                         " generated are more than the model's max_position_embeddings (" +
+                         std::to_string(c.max_positions) + ")");
+    if (sampling.top_k && *sampling.top_k > c.vocab_size)
+        throw InputError("--top-k " + std::to_string(*sampling.top_k) + ": the model's vocabulary has " +
+                         std::to_string(c.vocab_size) + " tokens");
+    check_budget(estimate_llama_work(c, T + generate), budget);
+    // Generating: the heads' rotated keys and values too, which become the KV cache.
+    run.trace = llama_forward(*run.model, ids,
+                              generate > 0 ? KeptStages::only({"weights", "keys_rotated", "values"})
+                                           : KeptStages::only({"weights"}));
     run.next_position = next_at ? *next_at : static_cast<int64_t>(ids.size()) - 1;
     if (run.next_position < 0 || run.next_position >= static_cast<int64_t>(ids.size()))
         throw InputError("--next-at " + std::to_string(run.next_position) + " is past the " +
@@ -100,6 +112,16 @@ LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, cons
                                  ? run.trace.last_logits
                                  : llama_logits_at(*run.model, run.trace, run.next_position);
     run.next_tokens = top_next_tokens(logits, 10);
+    run.sampling = sampling;
+    if (generate > 0) {
+        LlamaCache cache = llama_cache_from_trace(c, run.trace);
+        TokenSampler sampler(sampling);  // torch.manual_seed(seed) before generate
+        RowVector next = run.trace.last_logits;
+        for (int n = 0; n < generate; ++n) {
+            run.generated.push_back(sampler.next(next));
+            if (n + 1 < generate) next = llama_append_token(*run.model, cache, run.generated.back()).logits;
+        }
+    }
     return run;
 }
 

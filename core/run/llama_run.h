@@ -10,6 +10,7 @@
 
 #include "model/llama_forward.h"
 #include "model/next_token.h"
+#include "model/sampling.h"
 #include "run/memory_budget.h"
 #include "text/hf_tokenizer.h"
 
@@ -27,6 +28,11 @@ struct LlamaRun {
     // The folder's tokenizer.json, where it has one the app can read (else null: tokens
     // are then shown as "<id>").
     std::shared_ptr<const HfTokenizer> tokenizer;
+    // --generate N: the N ids that follow the text, each the sampler's pick from the
+    // logits after the last (chapter 5's generate: the argmax, or sampled with a
+    // temperature and top-k), one KV-cache step a token (llama_cache.h).
+    std::vector<int64_t> generated;
+    Sampling sampling;
 };
 
 // A token as the JSON and the app show it: the tokenizer's text, else "<id>".
@@ -39,12 +45,12 @@ WorkEstimate estimate_llama_work(const LlamaConfig& c, int64_t T);
 // Opens `dir`, checks the budget, runs the forward over `ids`. Throws ModelFileError
 // (files, ids) or InputError (over the budget) with one line.
 LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, const Budget& budget,
-                   std::optional<int> next_at = std::nullopt);
+                   std::optional<int> next_at = std::nullopt, int generate = 0, const Sampling& sampling = {});
 
 // The same on a text, tokenized by DIR/tokenizer.json (text/hf_tokenizer.h, ids as Hugging
 // Face's tokenizers gives them). Throws ModelFileError naming the missing or unsupported
 // tokenizer.json, TokenizeError for a text it cannot take.
 LlamaRun run_llama_on_text(const std::string& dir, const std::string& text, const Budget& budget,
-                           std::optional<int> next_at = std::nullopt);
+                           std::optional<int> next_at = std::nullopt, int generate = 0, const Sampling& sampling = {});
 
 }  // namespace attn
