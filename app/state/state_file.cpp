@@ -123,6 +123,18 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
     };
     j["kv_cache_view"] = stepper(report.kv_cache);
     j["tiled_view"] = stepper(report.tiled);
+    const HeadViewReport& hv = report.head_view;
+    j["head_view"] = hv.shown ? nlohmann::json{{"model_view", hv.model_view},
+                                               {"layer", hv.layer},
+                                               {"layers", hv.layers},
+                                               {"heads", hv.heads},
+                                               {"hovered_query", hv.hovered_query},
+                                               {"hovered_key", hv.hovered_key},
+                                               {"lines", hv.lines},
+                                               {"line_heads", hv.line_heads},
+                                               {"line_queries", hv.line_queries},
+                                               {"line_keys", hv.line_keys}}
+                              : nlohmann::json(nullptr);
     return j;
 }
 
