@@ -187,12 +187,20 @@ void draw_window(LiveRun& live, float& ui_scale, const DrawContext& ctx, ViewMem
     }
     // The lesson bar stays put while the view below it scrolls to the step's stage.
     ImGui::BeginGroup();
-    draw_lesson_bar(live, panels.classroom, panels.step_text, ctx);
-    ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
+    const float beside = step_text_beside(panels.classroom, ImGui::GetContentRegionAvail(), ctx.ui_scale);
+    draw_lesson_bar(live, panels.classroom, panels.step_text, ctx, beside > 0.0f);
+    ImGui::BeginChild("view", ImVec2(beside > 0.0f ? -beside : 0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
     const ImRect seen = ImGui::GetCurrentWindow()->InnerClipRect;  // inside the borders and scroll bars
     report.viewport = {seen.Min.x, seen.Min.y, seen.Max.x, seen.Max.y};
     view(live, panels, ctx, memo, report);
     ImGui::EndChild();
+    if (beside > 0.0f) {
+        ImGui::SameLine();
+        ImGui::BeginChild("step_text", ImVec2(0.0f, 0.0f), false);
+        draw_step_text(live, panels.classroom, panels.step_text);
+        ImGui::EndChild();
+        report.widgets.record("step_text");
+    }
     ImGui::EndGroup();
     ImGui::End();
 }
