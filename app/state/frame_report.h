@@ -51,6 +51,8 @@ struct HeatmapInfo {
     AxisLabelsInfo row_labels{}, col_labels{};
     std::vector<FigureInfo> figures{};  // its colour bar's ticks and notes
     Rect view{};                  // the room its view gave it (focus: the pane below the bar)
+    float value_px = 0.0f;        // the width a cell's number needs, margins included (0: none asked for)
+    bool values = false;          // numbers were drawn in the cells
 };
 // By stage name for the pipeline ("weights", "masked_scores", ...) and "heads/<k>"
 // for the per-head view: what a test needs to find a cell on screen.

@@ -85,7 +85,9 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"rows", h.rows},
                           {"cols", h.cols},
                           {"block", {h.row0, h.col0, h.block_rows ? h.block_rows : h.rows, h.block_cols ? h.block_cols : h.cols}},
-                          {"labels", readable_json(h)}};
+                          {"labels", readable_json(h)},
+                          {"values", h.value_px > 0.0f ? nlohmann::json{{"shown", h.values}, {"need_px", h.value_px}}
+                                                       : nlohmann::json(nullptr)}};
         if (h.view[2] > h.view[0]) heatmaps[name]["view"] = h.view;
     }
     j["heatmaps"] = heatmaps;

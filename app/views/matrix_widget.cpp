@@ -201,6 +201,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     draw_axis_labels(at, dl, p.row_labels, p.col_labels);
     p.font_px = ImGui::GetFontSize();
     p.values_rounded = draw_values(req, p, ctx, dl);
+    if (req.show_values) p.value_px = value_width(req);
     ImGui::PopFont();
     if (p.hovered) {
         const ImVec2 a(p.min.x + l.cell.x * static_cast<float>(p.col), p.min.y + l.cell.y * static_cast<float>(p.row));
@@ -221,7 +222,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
 HeatmapInfo heatmap_info(const MatrixPlacement& p, const attn::Matrix& m) {
     return {{p.min.x, p.min.y, p.max.x, p.max.y}, p.cell.x, p.cell.y, p.visible, p.hovered, p.row, p.col,
             static_cast<int>(m.rows()), static_cast<int>(m.cols()), p.marked, 0, 0, 0, 0, p.font_px,
-            p.row_labels, p.col_labels, p.figures, Rect{}};
+            p.row_labels, p.col_labels, p.figures, Rect{}, p.value_px, p.values_rounded};
 }
 
 }  // namespace app

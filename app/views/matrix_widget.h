@@ -62,6 +62,7 @@ struct MatrixPlacement {
     int row = -1, col = -1;  // the hovered cell
     bool clicked = false;
     bool values_rounded = false;  // numbers were drawn (rounded to 2 decimals)
+    float value_px = 0.0f;        // the width a number needs in its font (0: none asked for)
     std::vector<Rect> marked;     // the screen rectangles of the lesson's cells and rows outlined
     float font_px = 0.0f;         // of the labels and values
     AxisLabelsInfo row_labels, col_labels;  // what was drawn of them, and where
