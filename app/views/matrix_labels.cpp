@@ -33,6 +33,10 @@ Hot hot_of(const LabelPlace& at) {
             h.cols.insert(c);
         }
     }
+    if (at.label_marks) {  // another heatmap's rows, labelled here
+        for (int r : at.label_marks->rows) h.rows.insert(r);
+        for (const auto& [r, c] : at.label_marks->cells) h.rows.insert(r);
+    }
     return h;
 }
 

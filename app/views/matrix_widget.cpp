@@ -198,6 +198,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
     at.hot_row = p.row;
     at.hot_col = p.col;
     at.marks = req.marks;
+    at.label_marks = req.label_marks;
     draw_axis_labels(at, dl, p.row_labels, p.col_labels);
     p.font_px = ImGui::GetFontSize();
     p.values_rounded = draw_values(req, p, ctx, dl);

@@ -36,6 +36,7 @@ struct MatrixRequest {
     bool show_values = true;              // numbers in cells that are big enough
     bool highlight = false;               // a frame around it (the selected head)
     const CellMarks* marks = nullptr;     // cells and rows to outline
+    const CellMarks* label_marks = nullptr;  // another heatmap's marks whose rows these labels name
     std::string export_name;              // offered in the right-click menu when set ("head1_weights")
     ImFont* text_font = nullptr;          // labels and values; null: the small font
     bool widen_for_values = false;        // cells may grow wider than tall so their numbers fit
