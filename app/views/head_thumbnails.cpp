@@ -38,9 +38,12 @@ long draw_thumbnail_lines(ImDrawList* dl, const attn::Matrix& w, int head, ImVec
 std::optional<std::pair<int, int>> draw_head_thumbnails(const attn::Run& run, const ThumbnailLayers& layers,
                                                         const DrawContext& ctx, WidgetRects& widgets) {
     const int heads = layers.empty() ? 0 : static_cast<int>(layers.front()->heads.size());
-    text_wrapped("Every %s as its lines (queries on the left edge, keys on the right; opacity is the weight): "
+    const attn::Stage* w0 =
+        layers.empty() || layers.front()->heads.empty() ? nullptr : layers.front()->heads.front().find("weights");
+    text_wrapped("Every %s as its lines (queries on the left edge, keys on the right; opacity is the weight)%s: "
                  "click one to open it.",
-                 run.model ? "layer and head" : "head");
+                 run.model ? "layer and head" : "head",
+                 w0 && w0->value.rows() > kThumbnailMaxTokens ? ", for the first 32 tokens" : "");
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float label_w = run.model ? ImGui::CalcTextSize("layer 00").x + gap : 0.0f;
     const float avail = ImGui::GetContentRegionAvail().x - label_w;
