@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "views/focus_view.h"
-#include "views/head_lines_view.h"
 #include "views/model_view.h"
 #include "views/stage_labels.h"
 #include "run/model_run.h"
@@ -74,7 +73,7 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
         text_wrapped("This tab works on the chapter 3 module and today's variants: choose it under Model.");
         return;
     }
-    if (tab == ViewTab::HeadLines) return draw_head_lines(run, ctx, report.widgets);  // layer m.layer's heads
+    if (tab == ViewTab::HeadLines) return panels.head_view.draw(run, head, ctx, report);  // any layer's heads
     if (c.focus) {
         if (!live.scroll_to_stage.empty()) c.focus_stage = std::exchange(live.scroll_to_stage, std::string());
         const int walk = std::exchange(c.focus_walk, 0);
@@ -144,8 +143,8 @@ void view(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& me
     const attn::LessonStep* step = current_step(c);
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
     if (tab == ViewTab::Compare) return panels.compare.draw(c, live, ctx, step ? &marks : nullptr, report.heatmaps);
-    if (tab == ViewTab::HeadLines) return draw_head_lines(*run, ctx, report.widgets);
     const int head = live.shown_head();  // a head of `run`, whatever was asked for
+    if (tab == ViewTab::HeadLines) return panels.head_view.draw(*run, head, ctx, report);
     if (tab == ViewTab::KvCache) return panels.kv_cache.draw(*run, live.run_settings(), live.run_version(), head, ctx, report);
     if (tab == ViewTab::Tiled) return panels.tiled.draw(*run, live.run_version(), head, ctx, report);
     if (c.focus) {
@@ -188,12 +187,20 @@ void draw_window(LiveRun& live, float& ui_scale, const DrawContext& ctx, ViewMem
     }
     // The lesson bar stays put while the view below it scrolls to the step's stage.
     ImGui::BeginGroup();
-    draw_lesson_bar(live, panels.classroom, panels.step_text, ctx);
-    ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
+    const float beside = step_text_beside(panels.classroom, ImGui::GetContentRegionAvail(), ctx.ui_scale);
+    draw_lesson_bar(live, panels.classroom, panels.step_text, ctx, beside > 0.0f);
+    ImGui::BeginChild("view", ImVec2(beside > 0.0f ? -beside : 0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
     const ImRect seen = ImGui::GetCurrentWindow()->InnerClipRect;  // inside the borders and scroll bars
     report.viewport = {seen.Min.x, seen.Min.y, seen.Max.x, seen.Max.y};
     view(live, panels, ctx, memo, report);
     ImGui::EndChild();
+    if (beside > 0.0f) {
+        ImGui::SameLine();
+        ImGui::BeginChild("step_text", ImVec2(0.0f, 0.0f), false);
+        draw_step_text(live, panels.classroom, panels.step_text);
+        ImGui::EndChild();
+        report.widgets.record("step_text");
+    }
     ImGui::EndGroup();
     ImGui::End();
 }

@@ -13,7 +13,13 @@ Problems:
 - labels hidden where a line of text fits the cells (turned, for the columns);
 - a number or label laid over two lines (its rectangle taller than 1.5 lines);
 - the focus matrix (NAME) using less than half of the smaller side of its view while its
-  cells are below the largest the focus view draws (400 px at 1x).
+  cells are below the largest the focus view draws (400 px at 1x);
+- numbers left out of cells that hold them: a heatmap that asks for values, whose cells
+  are as wide as a number needs in its font (the state's values.need_px) and a line tall;
+- in focus (presenter mode), compare cards that take neither the view's width nor its
+  height: their heatmaps must span 95 % of the view's width or 30 % of its height (the
+  rest is titles, legends and labels; five cards of 6 x 6 weights spanned 25 % before
+  a row of cards shared its row labels, 37 % after).
 """
 import json
 import sys
@@ -59,6 +65,10 @@ def problems(s, focus_stage=None):
             if a["hidden"] and font and cell >= 1.2 * font:
                 out.append(f"{name}: {a['hidden']} {axis} labels hidden in {cell:.0f} px cells "
                            f"({font:.0f} px font)")
+        v = h.get("values")
+        if v and not v["shown"] and font and cell_w >= v["need_px"] and cell_h >= 1.2 * font:
+            out.append(f"{name}: no numbers in {cell_w:.0f} x {cell_h:.0f} px cells that hold them "
+                       f"({v['need_px']:.0f} px needed)")
         for f in lab.get("figures", []):
             r = f["rect"]
             if r[3] - r[1] > 1.5 * f["line_h"]:
@@ -75,6 +85,13 @@ def problems(s, focus_stage=None):
             if used < 0.5 * side and not capped:
                 out.append(f"{focus_stage}: the focus matrix uses {used:.0f} px of its view's {side:.0f} px "
                            f"(cells {h['cell']})")
+    cards = [h["rect"] for name, h in s["heatmaps"].items() if name.startswith("compare/") and h.get("visible")]
+    if s.get("focus") and cards and s.get("viewport"):
+        vx0, vy0, vx1, vy1 = s["viewport"]
+        across = max(r[2] for r in cards) - min(r[0] for r in cards)
+        down = max(r[3] for r in cards) - min(r[1] for r in cards)
+        if across < 0.95 * (vx1 - vx0) and down < 0.3 * (vy1 - vy0):
+            out.append(f"compare cards span {across:.0f} x {down:.0f} px of a {vx1 - vx0:.0f} x {vy1 - vy0:.0f} px view")
     return out
 
 

@@ -14,6 +14,7 @@
 #include "state/app_options.h"
 #include "state/view_state.h"
 #include "views/compare_view.h"
+#include "views/head_lines_view.h"
 #include "views/kv_cache_view.h"
 #include "views/data_sampler_view.h"
 #include "views/tiled_softmax_view.h"
@@ -57,6 +58,7 @@ public:
     DataSamplerView data_sampler;  // chapter 2\'s sampling view: its sliders and pairs
     KvCacheView kv_cache;              // the KV cache tab's stepper and model sizes
     TiledSoftmaxView tiled;            // the tiled softmax tab's stepper
+    HeadView head_view;                // the head view's layer, heads switched on, thumbnails
     StepText step_text;
 
 private:

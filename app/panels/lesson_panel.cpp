@@ -32,7 +32,22 @@ void text_wrapped_at_spaces(const std::string& text) {
 
 }  // namespace
 
-void draw_lesson_bar(LiveRun& live, ViewState& c, StepText& text, const DrawContext& ctx) {
+float step_text_beside(const ViewState& c, ImVec2 room, float ui_scale) {
+    if (!c.presenter || !c.focus || c.tab != ViewTab::Pipeline || !c.in_lesson || !current_lesson(c)) return 0.0f;
+    // A square matrix as tall as the height less the bars above it (the lesson's buttons
+    // and title, the heads, the stage, the zoom, the column labels: 8 lines or so); what
+    // the width has beyond it, its legend and its row labels goes to the text.
+    const float side = room.y - 8.0f * ImGui::GetFrameHeightWithSpacing();
+    const float left = room.x - side - 320.0f * ui_scale;
+    return left >= 240.0f * ui_scale ? std::min(left, room.x * 0.4f) : 0.0f;
+}
+
+void draw_step_text(LiveRun& live, ViewState& c, StepText& text) {
+    if (const attn::Lesson* lesson = current_lesson(c); lesson && c.in_lesson)
+        text_wrapped_at_spaces(text.get(c, live.run(), live.run_version()));
+}
+
+void draw_lesson_bar(LiveRun& live, ViewState& c, StepText& text, const DrawContext& ctx, bool text_beside) {
     // With the controls hidden (presenter mode) the reason a view cannot be computed
     // must still be on screen.
     if (c.presenter && !live.error().empty())
@@ -64,7 +79,7 @@ void draw_lesson_bar(LiveRun& live, ViewState& c, StepText& text, const DrawCont
     text_wrapped("%s", step.title.c_str());
     ImGui::PopFont();
     if (!c.lesson_error.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", c.lesson_error.c_str());
-    text_wrapped_at_spaces(text.get(c, live.run(), live.run_version()));
+    if (!text_beside) text_wrapped_at_spaces(text.get(c, live.run(), live.run_version()));
     ImGui::Separator();
 }
 

@@ -51,6 +51,8 @@ struct HeatmapInfo {
     AxisLabelsInfo row_labels{}, col_labels{};
     std::vector<FigureInfo> figures{};  // its colour bar's ticks and notes
     Rect view{};                  // the room its view gave it (focus: the pane below the bar)
+    float value_px = 0.0f;        // the width a cell's number needs, margins included (0: none asked for)
+    bool values = false;          // numbers were drawn in the cells
 };
 // By stage name for the pipeline ("weights", "masked_scores", ...) and "heads/<k>"
 // for the per-head view: what a test needs to find a cell on screen.
@@ -81,6 +83,16 @@ struct StepperReport {  // the KV cache and tiled softmax tabs, for the state fi
     std::string error;
 };
 
+struct HeadViewReport {  // the head view (lines), for the state file
+    bool shown = false;
+    bool model_view = false;       // the thumbnails of every layer x head instead of one layer
+    int layer = -1, layers = 1;    // a model's layer drawn (-1: a chapter 3 module's run)
+    std::vector<bool> heads;       // each head: its lines switched on
+    int hovered_query = -1, hovered_key = -1;  // the token under the pointer, left or right
+    long lines = 0;                // lines drawn this frame
+    std::vector<int> line_heads, line_queries, line_keys;  // those with a line drawn, ascending
+};
+
 struct PointerReport {  // what the app saw of the mouse: tests print it when a click seems lost
     bool known = false;    // Dear ImGui has a position (the pointer is over the focused window)
     float x = 0, y = 0;
@@ -94,6 +106,7 @@ struct FrameReport {  // where things were drawn this frame, for the state file
     std::vector<ChipInfo> chips;  // the first text's, then the second text's
     WindowReport window;
     StepperReport kv_cache, tiled;
+    HeadViewReport head_view;
     Rect viewport{};          // the visible part of the view (the pane right of the controls)
     bool popup_open = false;  // a menu, combo list or dialog: the next click closes it first
     PointerReport pointer;

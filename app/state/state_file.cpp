@@ -85,7 +85,9 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"rows", h.rows},
                           {"cols", h.cols},
                           {"block", {h.row0, h.col0, h.block_rows ? h.block_rows : h.rows, h.block_cols ? h.block_cols : h.cols}},
-                          {"labels", readable_json(h)}};
+                          {"labels", readable_json(h)},
+                          {"values", h.value_px > 0.0f ? nlohmann::json{{"shown", h.values}, {"need_px", h.value_px}}
+                                                       : nlohmann::json(nullptr)}};
         if (h.view[2] > h.view[0]) heatmaps[name]["view"] = h.view;
     }
     j["heatmaps"] = heatmaps;
@@ -123,6 +125,18 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
     };
     j["kv_cache_view"] = stepper(report.kv_cache);
     j["tiled_view"] = stepper(report.tiled);
+    const HeadViewReport& hv = report.head_view;
+    j["head_view"] = hv.shown ? nlohmann::json{{"model_view", hv.model_view},
+                                               {"layer", hv.layer},
+                                               {"layers", hv.layers},
+                                               {"heads", hv.heads},
+                                               {"hovered_query", hv.hovered_query},
+                                               {"hovered_key", hv.hovered_key},
+                                               {"lines", hv.lines},
+                                               {"line_heads", hv.line_heads},
+                                               {"line_queries", hv.line_queries},
+                                               {"line_keys", hv.line_keys}}
+                              : nlohmann::json(nullptr);
     return j;
 }
 

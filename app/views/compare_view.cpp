@@ -117,11 +117,29 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
         if (marks && marks->stage == s.name) req.marks = &marks->cells;
     }
     CardGrid grid;
+    float shared = 0.0f;  // the row labels' band, drawn once at the left of a row of cards
     if (fit) {
         std::vector<MatrixRequest*> all;
         for (MatrixRequest& r : requests) all.push_back(&r);
-        grid = fit_card_grid(all, ImGui::GetContentRegionAvail(),
-                             [&](float card_w) { return around_matrix(cards, card_w, ctx); }, ctx);
+        const ImVec2 room = ImGui::GetContentRegionAvail();
+        const auto around = [&](float card_w) { return around_matrix(cards, card_w, ctx); };
+        grid = fit_card_grid(all, room, around, ctx);
+        // The cards of a row share their rows' tokens: labelled once, at the row's left,
+        // the width the other cards' labels took goes to every card's cells.
+        for (int pass = 0; pass < 2 && grid.per_row > 1; ++pass) {
+            MatrixRequest bare = requests[0];
+            bare.row_labels = nullptr;
+            shared = std::max(shared, matrix_footprint(requests[0], ctx).x - matrix_footprint(bare, ctx).x);
+            for (MatrixRequest& r : requests) r.row_labels = nullptr;
+            grid = fit_card_grid(all, ImVec2(room.x - shared, room.y), around, ctx);
+            const size_t per_row = std::max<size_t>(grid.per_row, 1);
+            for (size_t i = 0; i < cards.size(); ++i) {
+                MatrixRequest& first = requests[i - i % per_row];
+                if (i % per_row == 0) first.row_labels = &labels[i].rows;
+                else if (requests[i].marks) first.label_marks = requests[i].marks;  // its rows named on the first
+            }
+        }
+        if (grid.per_row <= 1) shared = 0.0f;
     }
     const float x0 = ImGui::GetCursorPosX();
     float x = 0.0f;
@@ -132,11 +150,12 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
         ImGui::PushFont(ctx.fonts.heading);
         const float title_w = ImGui::CalcTextSize(card.title.c_str()).x;
         ImGui::PopFont();
-        const float w = fit ? grid.card_w
+        const float w = fit ? grid.card_w + (i % grid.per_row == 0 ? shared : 0.0f)
                             : std::max({matrix_footprint(req, ctx).x, title_w, kLegendMinWidth * ctx.ui_scale}) +
                                   card_gap();
         if (fit) {
-            if (i % grid.per_row != 0) ImGui::SameLine(x0 + static_cast<float>(i % grid.per_row) * grid.card_w);
+            if (i % grid.per_row != 0)
+                ImGui::SameLine(x0 + shared + static_cast<float>(i % grid.per_row) * grid.card_w);
         } else if (i > 0 && x + w <= avail) {
             ImGui::SameLine();
             x += w;
@@ -157,7 +176,7 @@ void draw_cards(const std::vector<Card>& cards, const attn::Run& run, const Draw
         text_wrapped_at(card.title, ImGui::GetCursorPosX() + w - card_gap());
         ImGui::PopFont();
         if (fit)  // the matrices of a row level, whatever their titles' lines
-            ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), title_y + title_height(cards, w, ctx) +
+            ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), title_y + title_height(cards, grid.card_w, ctx) +
                                                                       ImGui::GetStyle().ItemSpacing.y));
         MatrixPlacement p = draw_matrix(req, ctx);
         p.figures = draw_legend(req.scale, p.max.x - p.min.x, ctx);

@@ -78,24 +78,24 @@ std::optional<int> draw_focus(const attn::Run& run, int head, std::string& stage
     // The highlight frame drawn outside the heatmap, and the spacing Dear ImGui keeps
     // below the last item of the pane.
     const float frame = 8.0f * ctx.ui_scale + ImGui::GetStyle().ItemSpacing.y * 2.0f;
-    req.max_size = ImVec2(std::max(avail.x - legend_w - frame, 16.0f), std::max(avail.y - frame, 16.0f));
-    for (int pass = 0; pass < 2; ++pass) {  // the font decides the labels' room, the room the font
-        req.text_font = readable_font(req, ctx);
-        const ImVec2 heat = heatmap_size_of(req, ctx);
+    // The largest heatmap whose footprint (labels included) fits the room. Labels come
+    // and go with the cells' size (turned only where a line fits a cell), so the
+    // footprint is not a simple function of the size: search the fraction of the room
+    // the heatmap may take, rather than subtract what the labels took at another size.
+    const ImVec2 room(std::max(avail.x - legend_w - frame, 16.0f), std::max(avail.y - frame, 16.0f));
+    const auto fits = [&](float share) {
+        req.max_size = ImVec2(std::max(room.x * share, 16.0f), std::max(room.y * share, 16.0f));
+        for (int pass = 0; pass < 2; ++pass) req.text_font = readable_font(req, ctx);  // the font for these cells
         const ImVec2 whole = matrix_footprint(req, ctx);
-        req.max_size = ImVec2(std::max(avail.x - legend_w - frame - (whole.x - heat.x), 16.0f),
-                              std::max(avail.y - frame - (whole.y - heat.y), 16.0f));
+        return whole.x <= room.x + 0.5f && whole.y <= room.y + 0.5f;
+    };
+    float lo = 0.0f, hi = 1.0f;
+    if (fits(1.0f)) lo = 1.0f;
+    for (int step = 0; step < 12 && lo < 1.0f; ++step) {
+        const float mid = (lo + hi) * 0.5f;
+        (fits(mid) ? lo : hi) = mid;
     }
-    req.text_font = readable_font(req, ctx);  // for the cells as finally sized
-    // Turned column labels are as tall as the tokens are long, and only cells a line wide
-    // turn them: shrink by what still overflows until the whole fits.
-    for (int pass = 0; pass < 6; ++pass) {
-        const ImVec2 whole = matrix_footprint(req, ctx);
-        const float over_x = whole.x - (avail.x - legend_w - frame), over_y = whole.y - (avail.y - frame);
-        if (over_x <= 0.5f && over_y <= 0.5f) break;
-        req.max_size = ImVec2(std::max(req.max_size.x - std::max(over_x, 0.0f), 16.0f),
-                              std::max(req.max_size.y - std::max(over_y, 0.0f), 16.0f));
-    }
+    fits(lo);
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPos().x + frame * 0.5f, ImGui::GetCursorPos().y + frame * 0.5f));
     ImGui::BeginGroup();
     MatrixPlacement p = draw_matrix(req, ctx);

@@ -33,6 +33,10 @@ Hot hot_of(const LabelPlace& at) {
             h.cols.insert(c);
         }
     }
+    if (at.label_marks) {  // another heatmap's rows, labelled here
+        for (int r : at.label_marks->rows) h.rows.insert(r);
+        for (const auto& [r, c] : at.label_marks->cells) h.rows.insert(r);
+    }
     return h;
 }
 
@@ -77,7 +81,9 @@ void draw_cols(const LabelPlace& at, const Hot& hot, ImDrawList* dl, AxisLabelsI
         // kMinLabelScale, before it is cut.
         float type = 1.0f;
         if (at.col_plan.turned && !info.emphasised && info.full_px > at.col_plan.cap)
-            type = std::max(at.col_plan.cap / info.full_px, kMinLabelScale);
+            // A pixel under the room: Dear ImGui rounds a text's width up to a whole
+            // pixel, and at exactly the room fit_text cut 'Congress' by one character.
+            type = std::max((at.col_plan.cap - 1.0f) / info.full_px, kMinLabelScale);
         ImGui::SetWindowFontScale(type);
         const std::string shown = info.emphasised ? info.text : fit_text(info.text, at.col_plan.cap);
         const ImU32 col = info.emphasised ? hot_col : normal;

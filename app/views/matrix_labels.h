@@ -54,6 +54,7 @@ struct LabelPlace {
     float gap = 0.0f;           // between the labels and the cells
     int hot_row = -1, hot_col = -1;  // the pointer's cell
     const CellMarks* marks = nullptr;  // the lesson's cells and rows
+    const CellMarks* label_marks = nullptr;  // marks on other heatmaps that share these row labels
 };
 // Draws both axes' labels and says what was drawn where.
 void draw_axis_labels(const LabelPlace& at, ImDrawList* dl, AxisLabelsInfo& rows, AxisLabelsInfo& cols);

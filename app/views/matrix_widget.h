@@ -36,6 +36,7 @@ struct MatrixRequest {
     bool show_values = true;              // numbers in cells that are big enough
     bool highlight = false;               // a frame around it (the selected head)
     const CellMarks* marks = nullptr;     // cells and rows to outline
+    const CellMarks* label_marks = nullptr;  // another heatmap's marks whose rows these labels name
     std::string export_name;              // offered in the right-click menu when set ("head1_weights")
     ImFont* text_font = nullptr;          // labels and values; null: the small font
     bool widen_for_values = false;        // cells may grow wider than tall so their numbers fit
@@ -62,6 +63,7 @@ struct MatrixPlacement {
     int row = -1, col = -1;  // the hovered cell
     bool clicked = false;
     bool values_rounded = false;  // numbers were drawn (rounded to 2 decimals)
+    float value_px = 0.0f;        // the width a number needs in its font (0: none asked for)
     std::vector<Rect> marked;     // the screen rectangles of the lesson's cells and rows outlined
     float font_px = 0.0f;         // of the labels and values
     AxisLabelsInfo row_labels, col_labels;  // what was drawn of them, and where

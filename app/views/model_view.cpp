@@ -56,7 +56,7 @@ void tile_tooltip(const attn::Run& run, int layer, int head, const attn::HeadSco
     const attn::HeadScores& chance = run.model->chance_scores;
     if (!p.hovered) return;
     ImGui::BeginTooltip();
-    ImGui::Text("layer %d, head %d (%s): click to show its pipeline", layer, head, attn::layer_head(layer, head).c_str());
+    ImGui::Text("head %s: click to show its pipeline", attn::layer_head(layer, head).c_str());
     ImGui::Text("previous-token %.2f · duplicate-token %.2f · induction %.2f · first-token sink %.2f", s.previous_token,
                 s.duplicate_token, s.induction, s.first_token);
     ImGui::TextDisabled("uniform attention on these tokens: %.2f · %.2f · %.2f · %.2f", chance.previous_token,
