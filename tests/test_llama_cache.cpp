@@ -68,7 +68,7 @@ TEST_CASE("a token the Llama cache cannot take is refused and the cache is uncha
     CHECK(full.ids.size() == many.size());
 }
 
-TEST_CASE("--generate on a Llama-family model: through the cache, the tokens repeated full forwards give", "[llama]") {
+TEST_CASE("a Llama-family model generates through the cache the tokens repeated full forwards give", "[llama]") {
     const std::string dir = kModels + "qwen2-bias-f16-shards";
     const std::vector<int64_t> ids{5, 17, 3, 42};
     for (const double temperature : {0.0, 1.3}) {
