@@ -57,10 +57,12 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
 // browser page has one thread): each step() runs the next transformer block, then the
 // final LayerNorm with the first block of logits, then the further blocks of logits (the
 // T x vocab product is the forward's largest: the shipped model's at 128 tokens is 2.5
-// GFLOP, 0.6 s in wasm). gpt_forward is this run to its end. Each logit is one dot
+// GFLOP, 0.6 s in wasm). Each logit is one dot
 // product over emb_dim in the same order however rows and columns are grouped (gemm.h),
-// so the trace is the one product's, bit for bit (tests/test_gpt_model.cpp). `model`
-// must outlive the object.
+// so the trace is the one product's, bit for bit (tests/test_gpt_model.cpp). gpt_forward
+// is this run to its end with the logits in one product (blocks of a few rows repack the
+// output head for each: slower when nothing is drawn between them). `model` must outlive
+// the object.
 class GptForward {
 public:
     // The logits of the positions `logit_rows` (empty: all), in blocks of at most

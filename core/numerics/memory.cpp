@@ -1,5 +1,14 @@
 #include "numerics/memory.h"
 
+// <cstdlib> brings glibc's <features.h>, which defines __GLIBC__: memory.h includes
+// nothing, and without this the checks below were false on Debian too, so the engine
+// handed its freed memory back and faulted it in again (GPT-2 small's forward at T = 64
+// 213 -> 250 ms, 2026-11-26 to -27).
+#include <cstdlib>
+#if defined(__linux__) && !defined(__EMSCRIPTEN__) && !defined(__GLIBC__)
+#error "numerics/memory.cpp: glibc not detected on Linux: freed memory would go back to the kernel"
+#endif
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
