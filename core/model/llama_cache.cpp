@@ -1,7 +1,6 @@
 #include "model/llama_cache.h"
 
 #include <cmath>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -68,19 +67,26 @@ LlamaTokenStep llama_append_token(const LlamaCheckpoint& model, LlamaCache& cach
     const float root_d_k = static_cast<float>(std::sqrt(static_cast<double>(hd)));
 
     // Nothing below throws for a token the checks above let through: the cache grows in place.
+    // One row through each weight, straight from the file (row_products.h): converting
+    // every layer to floats for one token would cost more than the token's products.
     LlamaTokenStep step;
-    LlamaCheckpoint::Workspace& workspace = model.workspace();
-    const std::lock_guard<std::mutex> hold(workspace.lock);
-    LlamaLayer& w = workspace.layer;
+    const double eps = c.rms_norm_eps;
     for (int l = 0; l < c.layers; ++l) {
-        model.layer(l, w);
-        const Matrix normed1 = rms_norm(x, w.input_norm, c.rms_norm_eps);
-        Matrix queries = linear(normed1, w.W_query, w.b_query);  // 1 x H*hd
-        Matrix keys = linear(normed1, w.W_key, w.b_key);         // 1 x G*hd
-        const Matrix values = linear(normed1, w.W_value, w.b_value);
-        if (w.q_norm) {
-            queries = norm_slices(queries, H, hd, *w.q_norm, c.rms_norm_eps);
-            keys = norm_slices(keys, G, hd, *w.k_norm, c.rms_norm_eps);
+        const std::string prefix = "model.layers." + std::to_string(l) + ".";
+        const auto times = [&](const char* weight, const Matrix& row) {  // 1 x in -> 1 x out
+            return Matrix(model.times_transposed(prefix + weight + ".weight", row.row(0)));
+        };
+        const auto biased = [&](Matrix y, const char* bias) {
+            if (c.qkv_bias) y.row(0) += model.vector(prefix + bias + ".bias", y.cols());
+            return y;
+        };
+        const Matrix normed1 = rms_norm(x, model.vector(prefix + "input_layernorm.weight", c.hidden_size), eps);
+        Matrix queries = biased(times("self_attn.q_proj", normed1), "self_attn.q_proj");  // 1 x H*hd
+        Matrix keys = biased(times("self_attn.k_proj", normed1), "self_attn.k_proj");     // 1 x G*hd
+        const Matrix values = biased(times("self_attn.v_proj", normed1), "self_attn.v_proj");
+        if (c.qk_norm) {
+            queries = norm_slices(queries, H, hd, model.vector(prefix + "self_attn.q_norm.weight", hd), eps);
+            keys = norm_slices(keys, G, hd, model.vector(prefix + "self_attn.k_norm.weight", hd), eps);
         }
         queries = apply_rope_to_heads(queries, H, hd, rope);
         const auto li = static_cast<size_t>(l);
@@ -96,9 +102,11 @@ LlamaTokenStep llama_append_token(const LlamaCheckpoint& model, LlamaCache& cach
             concat.middleCols(h * hd, hd) = matmul(weights, cache.values[li].middleCols(g * hd, hd));  // 1 x hd
             step.weights.back().push_back(std::move(weights));
         }
-        const Matrix residual1 = x + linear(concat, w.W_out);
-        const Matrix normed2 = rms_norm(residual1, w.post_attention_norm, c.rms_norm_eps);
-        x = residual1 + linear(swiglu_hidden(w, normed2), w.W_down);
+        const Matrix residual1 = x + times("self_attn.o_proj", concat);
+        const Matrix normed2 = rms_norm(residual1, model.vector(prefix + "post_attention_layernorm.weight", c.hidden_size), eps);
+        const Matrix gate = times("mlp.gate_proj", normed2), up = times("mlp.up_proj", normed2);  // 1 x ff
+        const Matrix hidden = (silu(gate).array() * up.array()).matrix();
+        x = residual1 + times("mlp.down_proj", hidden);
     }
     step.logits = model.logits(rms_norm(x, model.final_norm(), c.rms_norm_eps).row(0));
     cache.ids.push_back(id);

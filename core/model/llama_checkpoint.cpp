@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/file_io.h"
+#include "model/row_products.h"
 #include "numerics/gemm.h"
 
 namespace attn {
@@ -213,19 +214,18 @@ Matrix LlamaCheckpoint::embeddings(const std::vector<int64_t>& ids) const {
 RowVector LlamaCheckpoint::final_norm() const { return read_vector("model.norm.weight", config_.hidden_size); }
 
 RowVector LlamaCheckpoint::logits(const RowVector& h) const {
-    const Found& head = tensor(config_.tied_head ? "model.embed_tokens.weight" : "lm_head.weight");
-    // Rows converted at a time, into one buffer: 16 MB of float32 at d = 2048, below
-    // glibc's 32 MB mmap threshold (numerics/memory.h), so the heap's pages are reused
-    // rather than each block faulted in anew.
-    constexpr int64_t kBlock = 2048;
-    RowVector out(config_.vocab_size);
-    Matrix block;
-    for (int64_t first = 0; first < config_.vocab_size; first += kBlock) {
-        const int64_t rows = std::min(kBlock, config_.vocab_size - first);
-        read_rows(head, first, rows, block);                                     // rows x d
-        out.segment(first, rows) = matmul_transposed(h, block);                  // (1 x d) @ (d x rows)
-    }
-    return out;
+    return times_transposed(config_.tied_head ? "model.embed_tokens.weight" : "lm_head.weight", h);
+}
+
+RowVector LlamaCheckpoint::times_transposed(const std::string& name, const RowVector& x) const {
+    const Found& f = tensor(name);
+    const TensorEntry& e = *f.entry;
+    const int64_t rows = e.shape.at(0), cols = e.shape.size() == 2 ? e.shape[1] : 1;
+    if (cols != x.size())
+        throw std::logic_error("LlamaCheckpoint::times_transposed: " + name + " takes rows of " + std::to_string(cols));
+    RowVector y(rows);
+    times_transposed_row(x.data(), f.file->bytes(e), e.dtype, rows, cols, y.data());  // 1 x rows
+    return y;
 }
 
 }  // namespace attn

@@ -61,8 +61,13 @@ class LlamaCheckpoint {
     Workspace& workspace() const { return workspace_; }
     Matrix embeddings(const std::vector<int64_t>& ids) const;  // T x d: embed_tokens rows
     RowVector final_norm() const;
-    // h (1 x d) @ head^T: 1 x vocab, the head converted a block of rows at a time.
+    // h (1 x d) @ head^T: 1 x vocab, straight from the file (row_products.h).
     RowVector logits(const RowVector& h) const;
+    // x (1 x in) @ W^T for the weight `name` ([out, in]) straight from the file: a token
+    // through the KV cache multiplies one row by each weight, without a float copy of it.
+    RowVector times_transposed(const std::string& name, const RowVector& x) const;
+    // A small tensor (a norm's weight, a bias) as float32: 1 x n.
+    RowVector vector(const std::string& name, int64_t n) const { return read_vector(name, n); }
 
   private:
     struct Found;

@@ -79,6 +79,8 @@ class SafetensorsFile {
     // forward (a Llama checkpoint's layers) keeps them mapped instead: clean file pages,
     // which the kernel may drop under pressure, and no page faults next time.
     void read_floats(const TensorEntry& entry, float* out, bool release = true) const;
+    // The tensor's bytes as the file holds them (mapped; valid while the object lives).
+    const unsigned char* bytes(const TensorEntry& entry) const { return map_ + header_.data_offset + entry.begin; }
 
   private:
     std::string path_;
