@@ -202,8 +202,10 @@ check("no lesson failed its check", (await state()).lesson_errors.length === 0, 
 await page.screenshot({path: path.join(workDir, "lesson-5.5.png")});
 
 // A long run: the shipped model on a text of about its whole context (128 tokens) is
-// computed in steps (a layer, a block of the logits) between frames, the page drawing
-// frames with its progress meanwhile.
+// computed in steps (a layer, then the logits of the positions shown) between frames, the
+// page drawing frames with its progress meanwhile: at least three, on three frames. (Its
+// 4 layers and one step of logits are 6 steps; before a run computed only the shown
+// logits it had 80, and the check asked for four frames.)
 const long = Array.from({length: 120}, (_, i) => ["the", "state", "of", "our", "union", "is", "strong"][i % 7]).join(" ");
 await open(`?model=sotu-small&text=${long.replaceAll(" ", "+")}`);
 try {
@@ -215,8 +217,8 @@ try {
 await waitState("the long run arrives", "s => !s.computing && s.error === null && s.model_run && s.model_run.name === 'sotu-small' && s.tokens.length === 120");
 const seen = await page.evaluate(() => window.attnscopeProgressSeen);
 const frames = seen.map(p => p[0]), steps = new Set(seen.map(p => p[1]));
-check("frames kept coming while it ran, each with its progress", seen.length >= 4 && steps.size >= 3 &&
-      Math.max(...frames) - Math.min(...frames) >= 3 && seen.every((p, i) => p[1] < p[2] && p[2] === seen[0][2] &&
+check("frames kept coming while it ran, each with its progress", seen.length >= 3 && steps.size >= 3 &&
+      Math.max(...frames) - Math.min(...frames) >= 2 && seen.every((p, i) => p[1] < p[2] && p[2] === seen[0][2] &&
                                                                    (i === 0 || (p[0] > seen[i - 1][0] && p[1] >= seen[i - 1][1]))),
       JSON.stringify(seen));
 
