@@ -3,6 +3,8 @@
 #include <cstring>
 #include <vector>
 
+#include "numerics/vector_clones.h"
+
 namespace attn {
 
 namespace {
@@ -25,13 +27,7 @@ inline float f32_at(const unsigned char* w, int64_t k) {
 }
 
 // One row's dot product with x, widened as read; the clones let the compiler use AVX2 or
-// AVX-512 where the CPU has them (GCC picks one at load time), SSE2 otherwise.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define ATTN_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define ATTN_VECTOR_CLONES
-#endif
-
+// AVX-512 where the CPU has them, SSE2 otherwise.
 template <float (*At)(const unsigned char*, int64_t)>
 float dot(const float* x, const unsigned char* w, int64_t n) {
     float sums[kLanes] = {};
@@ -45,10 +41,10 @@ float dot(const float* x, const unsigned char* w, int64_t n) {
     return total + tail;
 }
 
-ATTN_VECTOR_CLONES void rows_bf16(const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y) {
+ATTN_VECTOR_CLONES("avx512f", "avx2", "default") void rows_bf16(const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y) {
     for (int64_t j = 0; j < rows; ++j) y[j] = dot<bf16_at>(x, w + 2 * j * cols, cols);
 }
-ATTN_VECTOR_CLONES void rows_f32(const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y) {
+ATTN_VECTOR_CLONES("avx512f", "avx2", "default") void rows_f32(const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y) {
     for (int64_t j = 0; j < rows; ++j) y[j] = dot<f32_at>(x, w + 4 * j * cols, cols);
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "numerics/vector_clones.h"
+
 namespace attn {
 
 namespace {
@@ -24,19 +26,9 @@ MersenneTwister::MersenneTwister(uint32_t seed) {
 }
 
 // The twist and the tempering are plain loops the compiler vectorises; compiled for
-// x86-64 they use 4-lane SSE2, so a copy for AVX2 (8 lanes) is made too and the
-// program picks one when it starts (GCC's target_clones): the portable build draws as
-// fast as one for this machine. The words are the same either way. Not in sanitizer
-// builds: the choice is made by an ifunc resolver that runs while the program is being
-// loaded, before ThreadSanitizer's runtime, whose instrumentation of it crashed the
-// ThreadSanitizer build at start.
-#if defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
-#define ATTN_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define ATTN_VECTOR_CLONES
-#endif
-
-ATTN_VECTOR_CLONES void MersenneTwister::twist() {
+// x86-64 they use 4-lane SSE2, so a copy for AVX2 (8 lanes) is made too: the portable
+// build draws as fast as one for this machine. The words are the same either way.
+ATTN_VECTOR_CLONES("avx2", "default") void MersenneTwister::twist() {
     // Split where the index i + 397 wraps, so that each loop reads words at a fixed
     // distance and vectorises: the first reads words not yet replaced, the second
     // ones this twist already replaced, as the sequential algorithm does.
@@ -47,7 +39,7 @@ ATTN_VECTOR_CLONES void MersenneTwister::twist() {
     index_ = 0;
 }
 
-ATTN_VECTOR_CLONES void MersenneTwister::fill(uint32_t* out, size_t n) {
+ATTN_VECTOR_CLONES("avx2", "default") void MersenneTwister::fill(uint32_t* out, size_t n) {
     while (n > 0) {
         if (index_ == kN) twist();
         const size_t take = std::min(n, static_cast<size_t>(kN - index_));
