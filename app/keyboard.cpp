@@ -15,16 +15,18 @@ namespace app {
 
 namespace {
 
-// A key change or a typed character, as GLFW reported it.
+// A key change, a typed character or a mouse button change, as GLFW reported it.
+enum class Kind { Key, Character, MouseButton };
 struct InputEvent {
-    bool is_character;
-    int key, scancode, action, mods;  // for a key
+    Kind kind;
+    int key, scancode, action, mods;  // for a key; key is the button for a mouse button
     unsigned int codepoint;           // for a character
 };
 
-GLFWkeyfun backend_key = nullptr;  // Dear ImGui's own callback
-std::set<int> changed_since_frame; // keys that went down or up since the frame began
-std::vector<InputEvent> held;      // events held back for later frames, in order
+GLFWkeyfun backend_key = nullptr;                  // Dear ImGui's own callbacks
+GLFWmousebuttonfun backend_mouse_button = nullptr;
+std::set<int> changed_since_frame;  // keys (and buttons, as -1 - button) changed since the frame began
+std::vector<InputEvent> held;       // events held back for later frames, in order
 
 void pass_character(GLFWwindow* window, unsigned int codepoint, int mods) {
     const ImGuiIO& io = ImGui::GetIO();
@@ -39,32 +41,44 @@ void pass_character(GLFWwindow* window, unsigned int codepoint, int mods) {
 // typed at once (Ctrl down, Q down, Q up, Ctrl up) is seen as Ctrl and Q down in one
 // frame, both up in the next; two quick → are two presses, not one long one; text
 // typed right after Ctrl+A lands after the selection, not before it.
+// Mouse buttons take their place in that order: a click on Load right after a path was
+// typed waited behind the path's held-back characters, or it loaded half a path.
 void deliver(GLFWwindow* window, const InputEvent& e) {
-    const bool changes_key = !e.is_character && e.action != GLFW_REPEAT;
-    if (!held.empty() || (changes_key && changed_since_frame.count(e.key))) {
+    const int id = e.kind == Kind::MouseButton ? -1 - e.key : e.key;
+    const bool changes_key = e.kind != Kind::Character && e.action != GLFW_REPEAT;
+    if (!held.empty() || (changes_key && changed_since_frame.count(id))) {
         held.push_back(e);
         return;
     }
-    if (e.is_character) {
-        pass_character(window, e.codepoint, e.mods);
-        return;
+    if (changes_key) changed_since_frame.insert(id);
+    switch (e.kind) {
+        case Kind::Character: pass_character(window, e.codepoint, e.mods); break;
+        case Kind::Key:
+            if (backend_key) backend_key(window, e.key, e.scancode, e.action, e.mods);
+            break;
+        case Kind::MouseButton:
+            if (backend_mouse_button) backend_mouse_button(window, e.key, e.action, e.mods);
+            break;
     }
-    if (changes_key) changed_since_frame.insert(e.key);
-    if (backend_key) backend_key(window, e.key, e.scancode, e.action, e.mods);
 }
 
 void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
-    deliver(window, {false, key, scancode, action, mods, 0});
+    deliver(window, {Kind::Key, key, scancode, action, mods, 0});
 }
 
 void on_character(GLFWwindow* window, unsigned int codepoint, int mods) {
-    deliver(window, {true, 0, 0, 0, mods, codepoint});
+    deliver(window, {Kind::Character, 0, 0, 0, mods, codepoint});
+}
+
+void on_mouse_button(GLFWwindow* window, int button, int action, int mods) {
+    deliver(window, {Kind::MouseButton, button, 0, action, mods, 0});
 }
 
 }  // namespace
 
 void install_keyboard(GLFWwindow* window) {
     backend_key = glfwSetKeyCallback(window, on_key);
+    backend_mouse_button = glfwSetMouseButtonCallback(window, on_mouse_button);
     glfwSetCharCallback(window, nullptr);  // the backend's: it would pass plain characters twice
     platform::on_characters(window, on_character);
 }

@@ -13,7 +13,8 @@ namespace app {
 // Ctrl+Q did nothing. Now at most one change per key reaches ImGui between two
 // frames; later ones wait for the next frame (release_held_keys), and so do the
 // characters typed after them: text typed after Ctrl+A in one slow frame was inserted
-// before the selection and then selected with it.
+// before the selection and then selected with it. A mouse button change waits in the
+// same line: a click typed after a path waits for the path's last character.
 //
 // Characters: GLFW drops every character whose key event carries Control or Alt in
 // the X server's modifier state. They are taken from the char-mods callback instead

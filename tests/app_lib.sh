@@ -154,7 +154,14 @@ quit_app() {  # quits with ctrl+q; sets APP_EXIT
     hold ctrl+q
     local deadline=$((SECONDS + HANG))  # LeakSanitizer's check at exit takes seconds
     while ((SECONDS <= deadline)); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$APP_PID" 2>/dev/null; then kill "$APP_PID"; fi
+    local killed=
+    if kill -0 "$APP_PID" 2>/dev/null; then kill "$APP_PID"; killed=1; fi
     wait "$APP_PID"
     APP_EXIT=$?
+    # Say why, so that a quit that failed once can be understood from the log alone.
+    if [ -n "$killed" ]; then
+        echo "the app was still running ${HANG} s after ctrl+q and was killed; it said: $(tail -5 "$WORK/app.log")"
+    elif [ "$APP_EXIT" -ne 0 ]; then
+        echo "the app exited with status $APP_EXIT after ctrl+q; it said: $(tail -20 "$WORK/app.log")"
+    fi
 }
