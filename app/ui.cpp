@@ -43,8 +43,11 @@ void pick_next_position(LiveRun& live, const attn::Run& run, const DrawContext& 
     pick.click_hint = "a click shows the next tokens after this token";
     pick.marked_hint = picked ? "a click again shows those after the last token"
                               : "a click keeps the next tokens after this token while tokens are appended";
+    // A Llama-family model's tokens are its own tokenizer.json's.
+    const bool gpt2 = !run.model || !run.model->model.llama;
     if (const std::optional<size_t> clicked =
-            draw_token_chips("Tokens (GPT-2)", run.tokens, "gpt2", live.run_settings().text, ctx, report.chips, &pick)) {
+            draw_token_chips(gpt2 ? "Tokens (GPT-2)" : "Tokens (the model's tokenizer.json)", run.tokens,
+                             gpt2 ? "gpt2" : "tokenizer.json", live.run_settings().text, ctx, report.chips, &pick)) {
         if (picked && *clicked == pick.marked) live.controls.next_at.reset();
         else live.controls.next_at = static_cast<int>(*clicked);
     }
@@ -55,13 +58,15 @@ void pick_next_position(LiveRun& live, const attn::Run& run, const DrawContext& 
 void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run& run = *live.run();
     const attn::ModelRun& m = *run.model;
-    const attn::GptConfig& cfg = m.model.model->cfg;
+    const attn::ModelShape shape = attn::model_shape(m.model);
     ViewState& c = panels.classroom;
     const int head = live.shown_head();
     if (!c.focus) {
-        text_wrapped("%s · %d layers x %d heads · d_model %d · %s · %zu of %d tokens · computed in %.1f ms",
-                     m.model.name.c_str(), cfg.n_layers, cfg.n_heads, cfg.emb_dim, m.model.dtype.c_str(),
-                     run.tokens.ids.size(), cfg.context_length, live.last_compute_ms());
+        // Grouped-query attention: say how many key/value heads the query heads share.
+        const std::string kv = shape.kv_heads != shape.heads ? " (" + std::to_string(shape.kv_heads) + " key/value heads)" : "";
+        text_wrapped("%s · %d layers x %d heads%s · d_model %d · %s · %zu of %lld tokens · computed in %.1f ms",
+                     m.model.name.c_str(), shape.layers, shape.heads, kv.c_str(), shape.d_model, m.model.dtype.c_str(),
+                     run.tokens.ids.size(), static_cast<long long>(shape.context_length), live.last_compute_ms());
         pick_next_position(live, run, ctx, report);
         ImGui::Separator();
     }

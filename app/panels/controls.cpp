@@ -41,17 +41,22 @@ struct ModelEntry {
 };
 
 // What the model list offers: the module, chapter 4's seeded model, the shipped trained
-// model, every GPT-2 found in the Hugging Face cache (looked for once), and the file
-// opened with File > Open model… when one is.
+// model, every GPT-2 and Llama-family model (Llama 3, SmolLM2, Qwen) found in the Hugging
+// Face cache (looked for once), and the file or folder opened with File > Open model…
+// when one is.
 std::vector<ModelEntry> model_entries(const ControlValues& c) {
     static const std::vector<attn::FoundCheckpoint> found = attn::find_huggingface_gpt2();
+    static const std::vector<attn::FoundCheckpoint> found_llama = attn::find_huggingface_llama();
     std::vector<ModelEntry> entries = {{std::nullopt, "Chapter 3 module (attention variants)"},
                                        {"gpt-ch4", "GPTModel, chapter 4 (seeded, untrained)"},
                                        {attn::kShippedModel, std::string("Trained: ") + attn::kShippedModel +
                                                                  " (shipped with attnscope" +
                                                                  platform::download_note(attn::kShippedModel) + ")"}};
     for (const attn::FoundCheckpoint& f : found) entries.push_back({f.name, "Trained: " + f.name + " (Hugging Face cache)"});
-    if (c.model && !attn::is_model_name(*c.model)) entries.push_back({c.model, "File: " + *c.model});
+    for (const attn::FoundCheckpoint& f : found_llama)  // a folder is what names them
+        entries.push_back({f.file, "Trained: " + f.name + " (Hugging Face cache)"});
+    const bool listed = std::any_of(entries.begin(), entries.end(), [&](const ModelEntry& e) { return e.name == c.model; });
+    if (c.model && !listed) entries.push_back({c.model, "File: " + *c.model});
     return entries;
 }
 
@@ -68,7 +73,7 @@ void draw_model_list(ControlValues& c, WidgetRects& rects) {
                 c.model = entries[i].name;
             rects.record("model_entry_" + std::to_string(i));  // where a test clicks an entry
         }
-        ImGui::TextDisabled("File > Open model… reads a GPT-2 .safetensors");
+        ImGui::TextDisabled("File > Open model… reads a GPT-2 .safetensors or a Llama-family folder");
         ImGui::EndCombo();
     }
     rects.record("model");

@@ -1,6 +1,7 @@
 #include "panels/file_dialog.h"
 
 #include "model/gpt2_checkpoint.h"
+#include "model/model_source.h"  // is_llama_family_folder
 
 #include "panels/export_actions.h"
 #include "imgui_stdlib.h"
@@ -20,7 +21,7 @@ const char* title(FileAction a) {
     case FileAction::PythonFile: return "Save PyTorch program as .py";
     case FileAction::SaveSession: return "Save session";
     case FileAction::OpenSession: return "Open session";
-    case FileAction::OpenModel: return "Open a GPT-2 checkpoint (.safetensors file or its folder)";
+    case FileAction::OpenModel: return "Open a model: a GPT-2 .safetensors (or its folder), or a Llama 3, SmolLM2 or Qwen folder";
     case FileAction::Matrix: return "Save matrix";
     }
     return "";
@@ -57,7 +58,8 @@ FileOutcome run_file_action(FileAction action, const std::string& path, AppConte
         // The header here, so that a wrong file is explained in the dialog; the weights
         // load in the worker, the window drawing meanwhile.
         try {
-            attn::SafetensorsFile(attn::checkpoint_file(path));
+            if (attn::is_llama_family_folder(path)) attn::LlamaCheckpoint{path};  // config, shards, shapes
+            else attn::SafetensorsFile(attn::checkpoint_file(path));
         } catch (const attn::ModelFileError& e) {
             return FileOutcome{path, e.what()};
         }

@@ -53,7 +53,8 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
             if (t.drawn >= 0.0f) next.back()["sampled_prob"] = t.drawn;
         }
         j["model_run"] = {{"name", m->model.name},          {"dtype", m->model.dtype},
-                          {"n_layer", m->model.model->cfg.n_layers}, {"n_head", m->model.model->cfg.n_heads},
+                          {"n_layer", attn::model_shape(m->model).layers}, {"n_head", attn::model_shape(m->model).heads},
+                          {"n_kv_head", attn::model_shape(m->model).kv_heads},
                           {"layer", m->layer},              {"head", m->head},
                           {"next_token", next},             {"extended", m->extended},
                           {"next_token_position", m->next_position}};

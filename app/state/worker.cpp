@@ -49,15 +49,14 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
         std::lock_guard<std::mutex> lock(mutex_);
         activity_ = "computing…";
     }
-    const attn::GptConfig& cfg = model_->model->cfg;
+    const attn::ModelShape shape = attn::model_shape(*model_);
     attn::Settings s = settings;
-    s.layer = std::clamp(settings.layer.value_or(0), 0, cfg.n_layers - 1);
-    s.head = std::clamp(detail_head, 0, cfg.n_heads - 1);
+    s.layer = std::clamp(settings.layer.value_or(0), 0, shape.layers - 1);
+    s.head = std::clamp(detail_head, 0, shape.heads - 1);
     // A picked position past the tokens in view (a shorter text typed, the generated tokens
     // removed) shows the last token's, as a layer past the model's shows its last: the
     // controls keep the pick, and it returns once the tokens reach it.
-    if (s.next_at && static_cast<size_t>(*s.next_at) >= attn::gpt2_tokenizer().encode(s.text).ids.size() +
-                                                          static_cast<size_t>(std::max(s.generate, 0)))
+    if (s.next_at && static_cast<size_t>(*s.next_at) >= text_tokens(s.text) + static_cast<size_t>(std::max(s.generate, 0)))
         s.next_at.reset();
     std::shared_ptr<const attn::ModelRun> run;
     // Another position picked on the run on screen: its logits have every row already.
@@ -66,7 +65,9 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
         last_model_run_->head == s.head)
         if (std::optional<attn::ModelRun> picked = attn::with_next_at(*last_model_run_, s.next_at))
             run = std::make_shared<const attn::ModelRun>(std::move(*picked));
-    if (!run && append_only && last_model_run_ && last_model_run_->layer == s.layer) run = append_to_last(s);
+    // A Llama-family run keeps no KV cache: every change is a full run.
+    if (!run && append_only && last_model_run_ && last_model_run_->layer == s.layer && model_->model)
+        run = append_to_last(s);
     if (!run) {  // a full run: step_job computes it, a layer a step
         stepping_.emplace();
         stepping_->settings = s;
@@ -75,6 +76,11 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
     }
     last_model_run_ = run;
     return std::make_shared<attn::Run>(attn::layer_view(run));
+}
+
+size_t Worker::text_tokens(const std::string& text) const {
+    if (model_ && model_->llama) return model_->tokenizer ? model_->tokenizer->encode_ids(text).size() : 0;
+    return attn::gpt2_tokenizer().encode(text).ids.size();
 }
 
 std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Settings& s) {

@@ -109,6 +109,7 @@ private:
     // (another text, fewer generated tokens, other sampling settings) or cannot (the
     // context is full, or the picked position's next tokens need a full run).
     std::shared_ptr<const attn::ModelRun> append_to_last(const attn::Settings& s);
+    size_t text_tokens(const std::string& text) const;  // by model_'s tokenizer
     std::shared_ptr<const attn::ModelRun> last_model_run_;  // of model_, what an append extends
     std::string last_text_;  // its settings' text and generated tokens
     int last_generate_ = 0;

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "graphics/ui_colors.h"
-#include "text/gpt2_tokenizer.h"
 #include "views/pipeline_view.h"
 #include "views/stage_labels.h"
 #include "views/wrapping.h"
@@ -51,11 +50,33 @@ std::string tile_caption(int layer, int head, const attn::HeadScores& s, const a
     return caption;
 }
 
+// A grouped-query model's key/value heads, 0-based as its tiles are: "query heads 0–2
+// share key/value head 0, 3–5 head 1, 6–8 head 2"; "" when every head has its own.
+std::string kv_groups_line(const std::vector<int>& groups) {
+    if (groups.empty() || groups.back() + 1 == static_cast<int>(groups.size())) return "";
+    std::string out;
+    for (size_t first = 0; first < groups.size();) {
+        size_t last = first;
+        while (last + 1 < groups.size() && groups[last + 1] == groups[first]) ++last;
+        const std::string heads = std::to_string(first) + (last > first ? "–" + std::to_string(last) : "");
+        const std::string kv = std::to_string(groups[first]);
+        out += out.empty() ? "Grouped-query attention: query heads " + heads + " share key/value head " + kv
+                           : ", " + heads + " head " + kv;
+        first = last + 1;
+    }
+    return out + ". A wider gap separates the groups.";
+}
+
 void tile_tooltip(const attn::Run& run, int layer, int head, const attn::HeadScores& s, const MatrixPlacement& p,
                   const attn::Matrix& weights) {
     const attn::HeadScores& chance = run.model->chance_scores;
     if (!p.hovered) return;
     ImGui::BeginTooltip();
+    const std::vector<int>& groups = run.model->trace->blocks[static_cast<size_t>(layer)].attention.head_groups;
+    if (static_cast<size_t>(head) < groups.size() && groups.back() + 1 != static_cast<int>(groups.size()))
+        ImGui::Text("query head %d uses key/value head %d (shared with %d other query heads)", head,
+                    groups[static_cast<size_t>(head)],
+                    static_cast<int>(std::count(groups.begin(), groups.end(), groups[static_cast<size_t>(head)])) - 1);
     ImGui::Text("head %s: click to show its pipeline", attn::layer_head(layer, head).c_str());
     ImGui::Text("previous-token %.2f · duplicate-token %.2f · induction %.2f · first-token sink %.2f", s.previous_token,
                 s.duplicate_token, s.induction, s.first_token);
@@ -82,11 +103,20 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
                  "above a head attending uniformly: prev (previous token), dup (duplicate token), ind (induction), "
                  "sink (first token).",
                  kTypeThreshold * 100, kAboveChance * 100);
-    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    // Query heads that share a key/value head sit together, a wider gap between groups.
+    const std::vector<int> groups = layers ? m.trace->blocks[0].attention.head_groups : std::vector<int>{};
+    const std::string groups_line = kv_groups_line(groups);
+    if (!groups_line.empty()) text_wrapped("%s", groups_line.c_str());
+    const auto group_starts = [&](int h) {
+        return !groups_line.empty() && h > 0 && groups[static_cast<size_t>(h)] != groups[static_cast<size_t>(h - 1)];
+    };
+    const float gap = ImGui::GetStyle().ItemSpacing.x, group_gap = 4.0f * gap;
     const float label_w = ImGui::CalcTextSize("layer 00").x + gap;
     const float avail = ImGui::GetContentRegionAvail().x - label_w;
-    const float side = std::clamp((avail - gap * static_cast<float>(heads)) / static_cast<float>(std::max(heads, 1)),
-                                  20.0f * ctx.ui_scale, 110.0f * ctx.ui_scale);
+    float gaps = 0.0f;
+    for (int h = 0; h < heads; ++h) gaps += group_starts(h) ? group_gap : gap;
+    const float side = std::clamp((avail - gaps) / static_cast<float>(std::max(heads, 1)), 20.0f * ctx.ui_scale,
+                                  110.0f * ctx.ui_scale);
     const attn::Matrix& mask = causal_mask(static_cast<Eigen::Index>(run.tokens.ids.size()));
     std::optional<std::pair<int, int>> clicked;
     for (int l = 0; l < layers; ++l) {
@@ -97,13 +127,14 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
         for (int h = 0; h < heads; ++h) {
             const attn::Matrix& weights = m.trace->blocks[static_cast<size_t>(l)].attention.heads[static_cast<size_t>(h)].at("weights");
             const attn::HeadScores& scores = m.head_scores[static_cast<size_t>(l)][static_cast<size_t>(h)];
-            if (h > 0 && x + side + gap <= avail) ImGui::SameLine(0.0f, gap);
+            const float before = group_starts(h) ? group_gap : gap;
+            if (h > 0 && x + side + before <= avail) ImGui::SameLine(0.0f, before);
             else if (h > 0) {
                 ImGui::NewLine();
                 ImGui::SameLine(label_w);
                 x = 0.0f;
             }
-            x += side + gap;
+            x += side + before;
             ImGui::BeginGroup();
             const std::string caption = tile_caption(l, h, scores, m.chance_scores);
             ImGui::PushFont(ctx.fonts.small);
@@ -171,10 +202,7 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
                       WidgetRects& widgets, ModelViewChoice& choice) {
     const attn::ModelRun& m = *run.model;
     if (m.next_tokens.empty() || m.next_position < 0) return;
-    const attn::Gpt2Tokenizer& gpt2 = attn::gpt2_tokenizer();
-    const auto text_of = [&](int64_t id) {
-        return id < attn::Gpt2Tokenizer::kVocabSize ? "'" + gpt2.token_display(id) + "'" : "<" + std::to_string(id) + ">";
-    };
+    const auto text_of = [&](int64_t id) { return "'" + attn::model_token_text(m.model, id) + "'"; };
     draw_next_heading(m, next_at, text_of(m.tokens.ids[static_cast<size_t>(m.next_position)]), ctx, widgets, choice);
     const float word_w = ImGui::CalcTextSize("'abcdefghijklmn'").x;
     const float bar_w = std::min(ImGui::GetContentRegionAvail().x - word_w, 360.0f * ctx.ui_scale);
@@ -215,9 +243,11 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     }
     widgets.record("generate");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Appends %s ten times, one run each: every new token's attention row is computed from the "
-                          "cached keys and values (chapter 4's KV cache) and drawn as it comes.%s",
+        ImGui::SetTooltip("Appends %s ten times, one run each: %s and drawn as it comes.%s",
                           how.sampled() ? "a sampled token" : "the most likely token",
+                          m.model.llama ? "each a full forward of this model (the app keeps no KV cache for it yet)"
+                                        : "every new token's attention row is computed from the cached keys and "
+                                          "values (chapter 4's KV cache)",
                           how.sampled() ? " The draws continue one random stream: the ten tokens are those one "
                                           "generate call makes after torch.manual_seed."
                                         : "");

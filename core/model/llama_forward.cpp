@@ -84,7 +84,14 @@ Matrix attention(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed
 }  // namespace
 
 LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep) {
+    return llama_forward(model, ids, std::vector<KeptStages>(static_cast<size_t>(model.config().layers), keep));
+}
+
+LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids,
+                         const std::vector<KeptStages>& keep_per_layer) {
     const LlamaConfig& c = model.config();
+    if (keep_per_layer.size() != static_cast<size_t>(c.layers))
+        throw ModelFileError("llama_forward: one KeptStages a layer");  // a caller's mistake
     if (ids.empty()) throw ModelFileError("the text has no tokens");
     if (static_cast<int64_t>(ids.size()) > c.max_positions)
         throw ModelFileError(std::to_string(ids.size()) + " tokens are more than the model's max_position_embeddings (" +
@@ -106,7 +113,7 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
         LlamaBlockTrace b;
         b.inputs = *x;
         b.normed1 = rms_norm(b.inputs, w.input_norm, c.rms_norm_eps);
-        const Matrix concat = attention(c, w, b.normed1, rope, keep, b.attention);  // T x H*hd
+        const Matrix concat = attention(c, w, b.normed1, rope, keep_per_layer[static_cast<size_t>(i)], b.attention);  // T x H*hd
         b.attention.output = {linear(concat, w.W_out)};                             // o_proj: T x d
         b.residual1 = b.inputs + b.attention.output[0];
         b.normed2 = rms_norm(b.residual1, w.post_attention_norm, c.rms_norm_eps);

@@ -50,6 +50,9 @@ Matrix swiglu_hidden(const LlamaLayer& w, const Matrix& normed2);
 // vocabulary: ModelFileError otherwise). `keep` says which stages of each layer's heads
 // the attention traces keep.
 LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep = {});
+// The same with each layer's own (one a layer): the app keeps one layer's head whole.
+LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids,
+                         const std::vector<KeptStages>& keep_per_layer);
 // The logits at `position` (0-based) of a forward's trace: 1 x vocab.
 RowVector llama_logits_at(const LlamaCheckpoint& model, const LlamaTrace& trace, int64_t position);
 

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "base/data_dir.h"
+#include "base/file_io.h"
 #include "model/gpt2_checkpoint.h"
 
 namespace attn {
@@ -58,7 +59,59 @@ std::string snapshot_file(const std::string& repo) {
     return "";
 }
 
+// A snapshot folder that is a Llama-family model with its weights: refs/main's first.
+std::string llama_snapshot(const std::string& repo) {
+    std::string main;
+    std::ifstream(repo + "/refs/main") >> main;
+    std::vector<std::string> snapshots = subfolders(repo + "/snapshots");
+    const auto it = std::find(snapshots.begin(), snapshots.end(), main);
+    if (it != snapshots.end()) std::rotate(snapshots.begin(), it, it + 1);
+    for (const std::string& snapshot : snapshots) {
+        const std::string dir = repo + "/snapshots/" + snapshot;
+        if (is_llama_family_folder(dir) &&
+            (is_file(dir + "/model.safetensors") || is_file(dir + "/model.safetensors.index.json")))
+            return dir;
+    }
+    return "";
+}
+
 }  // namespace
+
+bool is_llama_family_folder(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+    try {
+        return is_llama_family_config(read_file_capped(path + "/config.json", 1 << 20, "a config.json"));
+    } catch (const FileError&) {
+        return false;  // no readable config.json: a GPT-2 checkpoint's folder, say
+    }
+}
+
+std::vector<FoundCheckpoint> find_huggingface_llama() {
+    std::vector<FoundCheckpoint> found;
+    const std::string hub = hub_cache();
+    for (const std::string& repo : subfolders(hub)) {
+        if (repo.rfind("models--", 0) != 0) continue;
+        const std::string dir = llama_snapshot(hub + "/" + repo);
+        if (dir.empty()) continue;
+        std::string name = repo.substr(8);  // models--ORG--NAME: ORG/NAME
+        if (const size_t cut = name.find("--"); cut != std::string::npos) name.replace(cut, 2, "/");
+        found.push_back({name, dir});
+    }
+    return found;
+}
+
+ModelShape model_shape(const LoadedModel& model) {
+    ModelShape shape;
+    if (model.llama) {
+        const LlamaConfig& c = model.llama->config();
+        shape = {c.layers, c.heads, c.kv_heads, c.hidden_size, c.vocab_size, c.max_positions};
+    } else if (model.model) {
+        const GptConfig& c = model.model->cfg;
+        shape = {c.n_layers, c.n_heads, c.n_heads, c.emb_dim, c.vocab_size, c.context_length};
+    }
+    return shape;
+}
 
 std::string shipped_model_dir() { return data_path(std::string("models/") + kShippedModel); }
 
@@ -90,6 +143,19 @@ LoadedModel load_model(const std::string& name, uint64_t seed) {
         m.dtype = "float32";
         m.seed = seed;
         m.model = std::make_shared<const GptModel>(build_gpt_ch4(gpt_config_124m(), seed));
+        return m;
+    }
+    if (is_llama_family_folder(name)) {
+        m.llama = std::make_shared<const LlamaCheckpoint>(name);
+        m.file = name;
+        m.dtype = m.llama->dtype();
+        // Exact ids need no tokenizer; a text does, and its run says what is missing.
+        if (is_file(name + "/tokenizer.json")) {
+            try {
+                m.tokenizer = HfTokenizer::cached(name + "/tokenizer.json");
+            } catch (const TokenizeError&) {
+            }
+        }
         return m;
     }
     std::string path = name;

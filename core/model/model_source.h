@@ -4,6 +4,8 @@
 //   sotu-small           the small model attnscope ships (assets/models/sotu-small)
 //   gpt2, gpt2-medium, gpt2-large, gpt2-xl
 //                        OpenAI's GPT-2, found in the Hugging Face cache
+//   a Llama-family folder  config.json of model_type llama, qwen2 or qwen3 (llama_config.h),
+//                        its safetensors and tokenizer.json, as Hugging Face has them
 //   anything else        a checkpoint: a .safetensors file or a folder holding model.safetensors
 #include <cstdint>
 #include <memory>
@@ -11,6 +13,8 @@
 #include <vector>
 
 #include "model/gpt_model.h"
+#include "model/llama_checkpoint.h"
+#include "text/hf_tokenizer.h"
 
 namespace attn {
 
@@ -19,8 +23,21 @@ struct LoadedModel {
     std::string file;   // the safetensors file read ("" for gpt-ch4)
     std::string dtype;  // the weights' dtype as torch names it ("float32" for gpt-ch4)
     uint64_t seed = 0;  // gpt-ch4's
-    std::shared_ptr<const GptModel> model;
+    std::shared_ptr<const GptModel> model;  // a GPT model's weights; null for a Llama-family model
+    // A Llama-family folder's model, and its tokenizer.json (null where it has none the
+    // app reads: its runs then say so).
+    std::shared_ptr<const LlamaCheckpoint> llama;
+    std::shared_ptr<const HfTokenizer> tokenizer;
 };
+
+// What the views need of either kind of model.
+struct ModelShape {
+    int layers = 0, heads = 0;  // query heads a layer
+    int kv_heads = 0;           // key/value heads a layer (= heads but for grouped-query attention)
+    int d_model = 0;            // the residual stream's width
+    int64_t vocab_size = 0, context_length = 0;
+};
+ModelShape model_shape(const LoadedModel& model);
 
 extern const char* const kShippedModel;  // "sotu-small"
 
@@ -39,6 +56,13 @@ struct FoundCheckpoint {
     std::string file;  // .../snapshots/HASH/model.safetensors
 };
 std::vector<FoundCheckpoint> find_huggingface_gpt2();
+// The Llama-family models in the same cache: every models--ORG--NAME whose snapshot's
+// config.json is a supported model_type and which has its safetensors; name "ORG/NAME",
+// file the snapshot's folder (what --model and the app's model list take).
+std::vector<FoundCheckpoint> find_huggingface_llama();
+
+// Whether `path` is a folder whose config.json names a Llama-family model_type.
+bool is_llama_family_folder(const std::string& path);
 
 // True for the names above that are not paths.
 bool is_model_name(const std::string& name);

@@ -10,9 +10,15 @@
 #include "run/pipeline.h"
 #include "output/cli_command.h"
 #include "output/pytorch_emit_parts.h"
+#include "output/stage_files.h"  // ExportError
 #include "text/gpt2_tokenizer.h"
 
 namespace attn {
+
+namespace {
+const char* const kNoLlamaProgram =
+    "Copy as PyTorch writes the book's GPTModel; a Llama-family model's program is not written yet";
+}  // namespace
 
 namespace pytorch_emit_parts {
 
@@ -193,6 +199,7 @@ void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
 
 std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool generated_in_view) {
     using namespace pytorch_emit_parts;
+    if (run.model.llama) throw ExportError(kNoLlamaProgram);
     const GptConfig& c = run.model.model->cfg;
     ModelProgram p(run);
     p.layer = s.layer.value_or(0);
@@ -232,6 +239,7 @@ std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool gene
 }
 
 std::string model_program_problem(const ModelRun& run) {
+    if (run.model.llama) return kNoLlamaProgram;
     try {
         pytorch_emit_parts::model_file_path(run.model);
         return "";

@@ -9,16 +9,6 @@
 
 namespace attn {
 
-bool is_llama_family_folder(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) return false;
-    try {
-        return is_llama_family_config(read_file_capped(path + "/config.json", 1 << 20, "a config.json"));
-    } catch (const FileError&) {
-        return false;  // no readable config.json: a GPT-2 checkpoint's folder, say
-    }
-}
-
 WorkEstimate estimate_llama_work(const LlamaConfig& c, int64_t T) {
     const double t = static_cast<double>(T), d = c.hidden_size, hd = c.head_dim, H = c.heads, G = c.kv_heads,
                  ff = c.intermediate_size, L = c.layers, V = static_cast<double>(c.vocab_size);
@@ -102,8 +92,7 @@ LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, cons
     check_budget(estimate_llama_work(c, T + generate), budget);
     // Generating: the heads' rotated keys and values too, which become the KV cache.
     run.trace = llama_forward(*run.model, ids,
-                              generate > 0 ? KeptStages::only({"weights", "keys_rotated", "values"})
-                                           : KeptStages::only({"weights"}));
+                              generate > 0 ? llama_generation_stages() : KeptStages::only({"weights"}));
     run.next_position = next_at ? *next_at : static_cast<int64_t>(ids.size()) - 1;
     if (run.next_position < 0 || run.next_position >= static_cast<int64_t>(ids.size()))
         throw InputError("--next-at " + std::to_string(run.next_position) + " is past the " +
@@ -113,16 +102,24 @@ LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, cons
                                  : llama_logits_at(*run.model, run.trace, run.next_position);
     run.next_tokens = top_next_tokens(logits, 10);
     run.sampling = sampling;
-    if (generate > 0) {
-        LlamaCache cache = llama_cache_from_trace(c, run.trace);
-        TokenSampler sampler(sampling);  // torch.manual_seed(seed) before generate
-        RowVector next = run.trace.last_logits;
-        for (int n = 0; n < generate; ++n) {
-            run.generated.push_back(sampler.next(next));
-            if (n + 1 < generate) next = llama_append_token(*run.model, cache, run.generated.back()).logits;
-        }
-    }
+    TokenSampler sampler(sampling);  // torch.manual_seed(seed) before generate
+    run.generated = llama_generate(*run.model, run.trace, generate, sampler);
     return run;
 }
+
+std::vector<int64_t> llama_generate(const LlamaCheckpoint& model, const LlamaTrace& trace, int generate,
+                                    TokenSampler& sampler) {
+    std::vector<int64_t> generated;
+    if (generate <= 0) return generated;
+    LlamaCache cache = llama_cache_from_trace(model.config(), trace);
+    RowVector next = trace.last_logits;
+    for (int n = 0; n < generate; ++n) {
+        generated.push_back(sampler.next(next));
+        if (n + 1 < generate) next = llama_append_token(model, cache, generated.back()).logits;
+    }
+    return generated;
+}
+
+KeptStages llama_generation_stages() { return KeptStages::only({"weights", "keys_rotated", "values"}); }
 
 }  // namespace attn

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/llama_forward.h"
+#include "model/model_source.h"  // is_llama_family_folder
 #include "model/next_token.h"
 #include "model/sampling.h"
 #include "run/memory_budget.h"
@@ -16,9 +17,6 @@
 
 namespace attn {
 
-// Whether `path` is a folder whose config.json names a Llama-family model_type (llama,
-// qwen2, qwen3): such a --model is run here, not as a GPT-2 checkpoint.
-bool is_llama_family_folder(const std::string& path);
 
 struct LlamaRun {
     std::shared_ptr<const LlamaCheckpoint> model;
@@ -52,5 +50,12 @@ LlamaRun run_llama(const std::string& dir, const std::vector<int64_t>& ids, cons
 // tokenizer.json, TokenizeError for a text it cannot take.
 LlamaRun run_llama_on_text(const std::string& dir, const std::string& text, const Budget& budget,
                            std::optional<int> next_at = std::nullopt, int generate = 0, const Sampling& sampling = {});
+
+// generate's N ids after a forward's last position, one KV-cache step a token, each the
+// sampler's pick (its random stream carried on). The trace must keep every head's
+// keys_rotated and values (llama_generation_stages()): they become the cache.
+std::vector<int64_t> llama_generate(const LlamaCheckpoint& model, const LlamaTrace& trace, int generate,
+                                    TokenSampler& sampler);
+KeptStages llama_generation_stages();
 
 }  // namespace attn

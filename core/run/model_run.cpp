@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "run/llama_model_run.h"
 #include "run/pipeline.h"
 #include "model/kv_cache.h"
 #include "numerics/gemm.h"
@@ -13,8 +14,8 @@ namespace {
 
 constexpr int kNextTokens = 10;  // the most probable next tokens a run lists
 
-// The most probable next tokens after a row of logits, each with the chance generate draws
-// it when `how` samples.
+}  // namespace
+
 std::vector<TokenProbability> next_tokens_of(const RowVector& logits, const Sampling& how) {
     std::vector<TokenProbability> top = top_next_tokens(logits, kNextTokens);
     if (how.sampled()) {
@@ -24,7 +25,6 @@ std::vector<TokenProbability> next_tokens_of(const RowVector& logits, const Samp
     return top;
 }
 
-// Every head's type scores, and what uniform causal attention scores on the same tokens.
 void score_heads(ModelRun& run) {
     const auto T = static_cast<Eigen::Index>(run.tokens.ids.size());
     Matrix uniform = Matrix::Zero(T, T);
@@ -37,8 +37,6 @@ void score_heads(ModelRun& run) {
             run.head_scores.back().push_back(head_scores(head.at("weights"), run.tokens.ids));
     }
 }
-
-}  // namespace
 
 std::string layer_head(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
 
@@ -86,6 +84,11 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
 
 ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view)
     : s_(s), generated_in_view_(generated_in_view) {
+    if (model.llama) {  // one step: the Llama forward is not split into steps
+        run_ = run_llama_model(s, model, budget, generated_in_view);
+        finished_ = true;
+        return;
+    }
     const GptModel& m = *model.model;
     const GptConfig& cfg = m.cfg;
     ModelRun& run = run_;
@@ -141,6 +144,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
 }
 
 std::string ModelRunSteps::next_step() const {
+    if (!forward_) return "the forward";  // a Llama-family run: one step, done when made
     const int blocks = static_cast<int>(run_.model.model->blocks.size()), done = steps_done();
     if (done < blocks) return "layer " + std::to_string(done + 1) + " of " + std::to_string(blocks);
     const int parts = forward_->steps() - blocks;
@@ -172,6 +176,7 @@ void ModelRunSteps::step() {
 
 std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,
                                          std::optional<int> next_at) {
+    if (!previous.model.model) return std::nullopt;  // a Llama-family run keeps no cache
     const GptModel& m = *previous.model.model;
     const std::vector<int64_t>& old_ids = previous.tokens.ids;
     const std::vector<int64_t>& ids = tokens.ids;
@@ -244,7 +249,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 }
 
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at) {
-    if (!previous.trace) return std::nullopt;
+    if (!previous.trace || !previous.cache) return std::nullopt;
     TokenSampler sampler = previous.sampler;  // previous keeps its own stream: it stays on screen
     // The last position's logits: every run computes them (a full run's last row, an
     // extended run's only row).
@@ -267,8 +272,30 @@ std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int
     ModelRun run = previous;
     run.next_position = position;
     // One row of the output head when the forward did not compute it (1 x d x vocab).
-    run.next_tokens = next_tokens_of(logits_at(*previous.model.model, *run.trace, position), previous.sampler.how());
+    run.next_tokens = next_tokens_of(run_logits_at(run, position), previous.sampler.how());
     return run;
+}
+
+std::string model_token_text(const LoadedModel& model, int64_t id) {
+    if (model.llama) {
+        if (model.tokenizer && id >= 0 && id < model.tokenizer->vocab_size()) {
+            try {
+                return model.tokenizer->token_display(id);
+            } catch (const TokenizeError&) {  // an id the tokenizer has no token for
+            }
+        }
+    } else if (id >= 0 && id < Gpt2Tokenizer::kVocabSize) {
+        return gpt2_tokenizer().token_display(id);
+    }
+    return "<" + std::to_string(id) + ">";
+}
+
+RowVector run_logits_at(const ModelRun& run, Eigen::Index position) {
+    if (!run.model.llama) return logits_at(*run.model.model, *run.trace, position);
+    const std::vector<Eigen::Index>& rows = run.trace->logit_rows;
+    const auto it = std::find(rows.begin(), rows.end(), position);
+    if (it != rows.end()) return run.trace->logits.row(it - rows.begin());
+    return run.model.llama->logits(run.trace->final_normed.row(position));
 }
 
 Run compute_view(const Settings& s) {
@@ -287,7 +314,7 @@ Run layer_view(std::shared_ptr<const ModelRun> run) {
     Run view;
     view.tokens = run->tokens;
     view.embedding = "model";
-    view.vocab_size = run->model.model->cfg.vocab_size;
+    view.vocab_size = model_shape(run->model).vocab_size;
     view.trace = run->trace->blocks[static_cast<size_t>(std::max(run->layer, 0))].attention;
     view.model = std::move(run);
     return view;

@@ -46,6 +46,19 @@ struct ModelRun {
     bool extended = false;  // made by extend_model_run: every head's weights only
 };
 
+// The most probable next tokens after a row of logits, each with the chance generate draws
+// it when `how` samples.
+std::vector<TokenProbability> next_tokens_of(const RowVector& logits, const Sampling& how);
+// Every head's type scores, and what uniform causal attention scores on the same tokens.
+void score_heads(ModelRun& run);
+// The logits after `position` of a run's trace: the row its forward computed, else one
+// row of the model's output head (either kind of model).
+RowVector run_logits_at(const ModelRun& run, Eigen::Index position);
+
+// A token of the model's vocabulary as a reader sees it: GPT-2's piece, a Llama-family
+// model's tokenizer.json's, "<id>" where the tokenizer has none.
+std::string model_token_text(const LoadedModel& model, int64_t id);
+
 // A model's head as the literature, the CLI and the app name it: "1.5" is layer 1's head 5
 // (both 0-based).
 std::string layer_head(int layer, int head);
@@ -73,7 +86,7 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
 class ModelRunSteps {
 public:
     ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
-    int steps() const { return forward_->steps() + 1; }
+    int steps() const { return forward_ ? forward_->steps() + 1 : 1; }
     int steps_done() const { return finished_ ? steps() : forward_->steps_done(); }
     bool done() const { return finished_; }
     // What the next step computes: "layer 3 of 12", "the logits" (or "the logits, part 2

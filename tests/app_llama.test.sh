@@ -1,0 +1,68 @@
+#!/bin/bash
+# A Llama-family model in the app (issue 36), driven as a reader would: a copy of the golden
+# Qwen2.5 folder (two F16 shards, 3 layers, 4 query heads sharing 2 key/value heads) with
+# a tokenizer.json whose tokens are single characters (test_llama_model_run.cpp says why),
+# placed in a Hugging Face cache ($HF_HUB_CACHE) as models--test--tiny-qwen2. The model list
+# offers it; picked, its tokens and next tokens are the CLI's (cli_llama.test.sh and
+# test_llama_model_run.cpp check those against PyTorch); the grid sets each key/value
+# group's query heads apart; "Append the most likely token" appends the first of them.
+source "$(dirname "$0")/app_lib.sh"
+need xvfb-run xdotool python3
+in_own_display
+
+HUB="$WORK/hub"
+REPO="$HUB/models--test--tiny-qwen2"
+SNAP="$REPO/snapshots/abc123"
+mkdir -p "$SNAP" "$REPO/refs"
+echo abc123 >"$REPO/refs/main"
+cp "$TESTS"/golden/llama/qwen2-bias-f16-shards/* "$SNAP/"
+python3 - "$SNAP/tokenizer.json" <<'PY'
+import json, sys
+vocab = {chr(33 + i): i for i in range(94)}
+vocab["\u0120"] = 94  # byte-level BPE's space
+json.dump({"version": "1.0", "normalizer": None,
+           "added_tokens": [{"id": 95, "content": "<|end|>", "special": True, "normalized": False,
+                             "single_word": False, "lstrip": False, "rstrip": False}],
+           "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True},
+           "decoder": {"type": "ByteLevel"},
+           "model": {"type": "BPE", "vocab": vocab, "merges": []}}, open(sys.argv[1], "w"))
+PY
+export HF_HUB_CACHE="$HUB"
+text="Hello world, hello tea"
+"$CLI" --model "$SNAP" --text "$text" >"$WORK/cli.json" || fail "the CLI runs the folder"
+ran="s['model_run'] is not None and s['model_run']['name'] == '$SNAP' and not s['computing']"
+
+start_app --text "$text"
+wait_state "$(settled 1)"
+read -r x y <<<"$(widget_centre model)"
+click "$x" "$y"
+# Entries: the module, gpt-ch4, the shipped model, then the cache's (no GPT-2 in this one).
+check "the model list opens" wait_state "'model_entry_3' in s['widgets']"
+pick_entry model_entry_3
+check "the cache's Qwen2.5 folder is in the model list, and runs" wait_state "$ran and s['error'] is None"
+check "3 layers of 4 query heads, 2 key/value heads" \
+    test "$(json "$STATE" "[s['model_run'][k] for k in ('n_layer', 'n_head', 'n_kv_head')]")" = "[3, 4, 2]"
+check "the tokens are the CLI's (the folder's tokenizer.json)" \
+    test "$(json "$STATE" "[s['tokens'], s['token_ids']]")" = "$(json "$WORK/cli.json" "[s['tokens'], s['token_ids']]")"
+check "the next tokens are the CLI's" python3 - "$STATE" "$WORK/cli.json" <<'PY'
+import json, sys
+app, cli = (json.load(open(p)) for p in sys.argv[1:3])
+ours, theirs = app["model_run"]["next_token"], cli["next_token"]
+assert [t["id"] for t in ours] == [t["id"] for t in theirs], (ours, theirs)
+assert all(abs(a["prob"] - b["prob"]) <= 1e-6 for a, b in zip(ours, theirs)), (ours, theirs)
+PY
+check "every layer x head is a tile" wait_state "all('model/%d.%d' % (l, h) in s['heatmaps'] for l in range(3) for h in range(4))"
+# Query heads 0-1 share key/value head 0, 2-3 head 1: the gap between 0.1 and 0.2 is wider.
+gap() { echo "s['heatmaps']['model/0.$2']['rect'][0] - s['heatmaps']['model/0.$1']['rect'][2]"; }
+check "a wider gap between the key/value groups than within one" \
+    test "$(json "$STATE" "$(gap 1 2) > 2 * ($(gap 0 1))")" = true
+
+first=$(json "$WORK/cli.json" "s['next_token'][0]['id']")
+count=$(json "$STATE" "len(s['token_ids'])")
+step_to() { click_until "$1" "$2" "$3"; }
+step_to append_token "s['computing'] or len(s['token_ids']) > $count" "append a token"
+check "Append the most likely token appends the CLI's first next token" \
+    wait_state "$ran and len(s['token_ids']) == $count + 1 and s['token_ids'][-1] == $first"
+quit_app
+check "quits cleanly" test "$APP_EXIT" -eq 0
+finish
