@@ -37,7 +37,13 @@ build() {
 
 # The app and engine under AddressSanitizer + UBSan, as the test command and the long
 # monkey run use them; ASAN_ENV holds the options they run with.
-ASAN_ENV=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+# intercept_tls_get_addr=0: GCC 12's ASan follows dynamic TLS through __tls_get_addr, and
+# with Debian 12's glibc it recorded a block of garbage bounds for a library Mesa loads
+# ("DTLS 13 at 0x1c81-0x1800002d83"); LeakSanitizer's check at exit then crashed reading
+# it ("Tracer caught signal 11", exit 134) in 5 of 6 runs of the cross variant's window.
+# Off, the check skips dynamic TLS blocks only (attnscope has no thread_local of its own).
+ASAN_ENV=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0
+          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 build_asan() {
     build "$ROOT/build-asan" "$@" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_SANITIZE=ON -DATTNSCOPE_BENCH=OFF
 }

@@ -21,7 +21,7 @@ const char* title(FileAction a) {
     case FileAction::PythonFile: return "Save PyTorch program as .py";
     case FileAction::SaveSession: return "Save session";
     case FileAction::OpenSession: return "Open session";
-    case FileAction::OpenModel: return "Open a model: a GPT-2 .safetensors (or its folder), or a Llama 3, SmolLM2 or Qwen folder";
+    case FileAction::OpenModel: return "Open a model: a GPT-2 checkpoint (.safetensors or its folder), or a Llama 3, SmolLM2 or Qwen folder";
     case FileAction::Matrix: return "Save matrix";
     }
     return "";
