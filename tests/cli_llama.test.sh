@@ -9,11 +9,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/cli_lib.sh" "${1:-}"
 golden="$here/golden"
+golden_ids() {  # golden_ids NAME: the golden model's token ids, as --ids takes them
+    python3 -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["models"] if m["name"]==sys.argv[2]][0]
+print(",".join(map(str, m["token_ids"])))' "$golden/llama_golden.json" "$1"
+}
 
 for name in $(python3 -c 'import json,sys; print(" ".join(m["name"] for m in json.load(open(sys.argv[1]))["models"]))' \
     "$golden/llama_golden.json"); do
-    ids=$(python3 -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["models"] if m["name"]==sys.argv[2]][0]
-print(",".join(map(str, m["token_ids"])))' "$golden/llama_golden.json" "$name")
+    ids=$(golden_ids "$name")
     if ! "$cli" --model "$golden/llama/$name" --ids "$ids" >"$tmp/$name.json" 2>"$tmp/err"; then
         fail "$name" "attnscope-cli failed"
         continue
@@ -60,8 +63,7 @@ expect_error "generated past the positions" "4 token ids and 61 generated are mo
 # --generate: the first generated token is torch's most probable next token (greedy); the
 # rest come from the KV cache (tests/test_llama_cache.cpp checks them against full forwards).
 for name in llama3-scaled-tied-bf16 qwen3-qknorm-mqa-f32; do
-    ids=$(python3 -c 'import json,sys; m=[m for m in json.load(open(sys.argv[1]))["models"] if m["name"]==sys.argv[2]][0]
-print(",".join(map(str, m["token_ids"])))' "$golden/llama_golden.json" "$name")
+    ids=$(golden_ids "$name")
     if ! "$cli" --model "$golden/llama/$name" --ids "$ids" --generate 5 >"$tmp/gen.json" 2>"$tmp/err"; then
         fail "$name --generate" "attnscope-cli failed: $(head -c 300 "$tmp/err")"
     elif why=$(python3 - "$golden/llama_golden.json" "$name" "$tmp/gen.json" <<'PY'
