@@ -63,7 +63,8 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     const int head = live.shown_head();
     if (!c.focus) {
         // Grouped-query attention: say how many key/value heads the query heads share.
-        const std::string kv = shape.kv_heads != shape.heads ? " (" + std::to_string(shape.kv_heads) + " key/value heads)" : "";
+        const std::string kv = shape.kv_heads == shape.heads ? ""
+                               : " (" + std::to_string(shape.kv_heads) + (shape.kv_heads == 1 ? " key/value head)" : " key/value heads)");
         text_wrapped("%s · %d layers x %d heads%s · d_model %d · %s · %zu of %lld tokens · computed in %.1f ms",
                      m.model.name.c_str(), shape.layers, shape.heads, kv.c_str(), shape.d_model, m.model.dtype.c_str(),
                      run.tokens.ids.size(), static_cast<long long>(shape.context_length), live.last_compute_ms());

@@ -54,6 +54,7 @@ std::string tile_caption(int layer, int head, const attn::HeadScores& s, const a
 // share key/value head 0, 3–5 head 1, 6–8 head 2"; "" when every head has its own.
 std::string kv_groups_line(const std::vector<int>& groups) {
     if (groups.empty() || groups.back() + 1 == static_cast<int>(groups.size())) return "";
+    if (groups.back() == 0) return "Multi-query attention: every query head reads key/value head 0.";
     std::string out;
     for (size_t first = 0; first < groups.size();) {
         size_t last = first;
