@@ -47,14 +47,14 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
     }
     j["model_run"] = nullptr;  // a GPT model's run: what it shows and predicts
     if (const attn::ModelRun* m = live.model_run()) {
+        const attn::ModelShape shape = attn::model_shape(m->model);
         nlohmann::json next = nlohmann::json::array();
         for (const attn::TokenProbability& t : m->next_tokens) {
             next.push_back({{"id", t.id}, {"prob", t.prob}});
             if (t.drawn >= 0.0f) next.back()["sampled_prob"] = t.drawn;
         }
         j["model_run"] = {{"name", m->model.name},          {"dtype", m->model.dtype},
-                          {"n_layer", attn::model_shape(m->model).layers}, {"n_head", attn::model_shape(m->model).heads},
-                          {"n_kv_head", attn::model_shape(m->model).kv_heads},
+                          {"n_layer", shape.layers}, {"n_head", shape.heads}, {"n_kv_head", shape.kv_heads},
                           {"layer", m->layer},              {"head", m->head},
                           {"next_token", next},             {"extended", m->extended},
                           {"next_token_position", m->next_position}};

@@ -105,7 +105,8 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
                  "sink (first token).",
                  kTypeThreshold * 100, kAboveChance * 100);
     // Query heads that share a key/value head sit together, a wider gap between groups.
-    const std::vector<int> groups = layers ? m.trace->blocks[0].attention.head_groups : std::vector<int>{};
+    static const std::vector<int> kNoGroups;
+    const std::vector<int>& groups = layers ? m.trace->blocks[0].attention.head_groups : kNoGroups;
     const std::string groups_line = kv_groups_line(groups);
     if (!groups_line.empty()) text_wrapped("%s", groups_line.c_str());
     const auto group_starts = [&](int h) {

@@ -47,32 +47,31 @@ std::vector<std::string> subfolders(const std::string& path) {
     return names;
 }
 
-// The snapshot of one hub repository folder holding model.safetensors: refs/main's first.
-std::string snapshot_file(const std::string& repo) {
-    std::string main;
-    std::ifstream(repo + "/refs/main") >> main;
-    if (!main.empty() && main.find('/') == std::string::npos && is_file(repo + "/snapshots/" + main + "/model.safetensors"))
-        return repo + "/snapshots/" + main + "/model.safetensors";
-    for (const std::string& snapshot : subfolders(repo + "/snapshots"))
-        if (is_file(repo + "/snapshots/" + snapshot + "/model.safetensors"))
-            return repo + "/snapshots/" + snapshot + "/model.safetensors";
-    return "";
-}
-
-// A snapshot folder that is a Llama-family model with its weights: refs/main's first.
-std::string llama_snapshot(const std::string& repo) {
+// The first snapshot folder of one hub repository that `fits`: refs/main's first; "" if none.
+template <class Fits>
+std::string first_snapshot(const std::string& repo, Fits&& fits) {
     std::string main;
     std::ifstream(repo + "/refs/main") >> main;
     std::vector<std::string> snapshots = subfolders(repo + "/snapshots");
     const auto it = std::find(snapshots.begin(), snapshots.end(), main);
     if (it != snapshots.end()) std::rotate(snapshots.begin(), it, it + 1);
-    for (const std::string& snapshot : snapshots) {
-        const std::string dir = repo + "/snapshots/" + snapshot;
-        if (is_llama_family_folder(dir) &&
-            (is_file(dir + "/model.safetensors") || is_file(dir + "/model.safetensors.index.json")))
-            return dir;
-    }
+    for (const std::string& snapshot : snapshots)
+        if (fits(repo + "/snapshots/" + snapshot)) return repo + "/snapshots/" + snapshot;
     return "";
+}
+
+// The snapshot's model.safetensors (GPT-2's repositories).
+std::string snapshot_file(const std::string& repo) {
+    const std::string dir = first_snapshot(repo, [](const std::string& d) { return is_file(d + "/model.safetensors"); });
+    return dir.empty() ? "" : dir + "/model.safetensors";
+}
+
+// A snapshot folder that is a Llama-family model with its weights.
+std::string llama_snapshot(const std::string& repo) {
+    return first_snapshot(repo, [](const std::string& dir) {
+        return is_llama_family_folder(dir) &&
+               (is_file(dir + "/model.safetensors") || is_file(dir + "/model.safetensors.index.json"));
+    });
 }
 
 }  // namespace

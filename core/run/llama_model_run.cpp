@@ -9,7 +9,7 @@ namespace {
 
 Tokenized with_llama_token(Tokenized tokens, const HfTokenizer& tokenizer, int64_t id) {
     tokens.ids.push_back(id);
-    tokens.tokens.push_back(id < tokenizer.vocab_size() ? tokenizer.token_display(id) : "<" + std::to_string(id) + ">");
+    tokens.tokens.push_back(llama_token_text(&tokenizer, id));
     if (!tokens.special.empty()) tokens.special.push_back(tokenizer.is_special(id));
     if (!tokens.word.empty()) tokens.word.push_back(tokens.word.back() + 1);
     return tokens;
@@ -26,19 +26,6 @@ GptTrace as_model_trace(LlamaTrace&& t) {
                                 std::move(b.normed2), std::move(b.mlp_hidden), std::move(b.outputs)});
     trace.final_normed = std::move(t.final_normed);
     return trace;
-}
-
-void check_layer_and_head(const Settings& s, const LlamaConfig& c, ModelRun& run) {
-    if (s.layer.has_value() != s.head.has_value()) throw InputError("--layer and --head go together (L.H, 0-based)");
-    if (!s.layer) return;
-    if (*s.layer < 0 || *s.layer >= c.layers)
-        throw InputError("--layer " + std::to_string(*s.layer) + ": the model has " + std::to_string(c.layers) +
-                         " layers (0.." + std::to_string(c.layers - 1) + ")");
-    if (*s.head < 0 || *s.head >= c.heads)
-        throw InputError("--head " + std::to_string(*s.head) + ": the model has " + std::to_string(c.heads) +
-                         " query heads a layer (0.." + std::to_string(c.heads - 1) + ")");
-    run.layer = *s.layer;
-    run.head = *s.head;
 }
 
 }  // namespace
@@ -60,7 +47,7 @@ ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budg
                          (generated_in_view && s.generate ? " and " + std::to_string(s.generate) + " generated" : "") +
                          "; the model reads at most " + std::to_string(c.max_positions) +
                          " (its max_position_embeddings)");
-    check_layer_and_head(s, c, run);
+    pick_detail_head(s, model_shape(model), run);
     if (s.sampling.top_k && *s.sampling.top_k > c.vocab_size)
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
                          std::to_string(c.vocab_size) + " tokens");

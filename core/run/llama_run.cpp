@@ -43,15 +43,17 @@ std::shared_ptr<const HfTokenizer> optional_tokenizer(const std::string& dir) {
 
 }  // namespace
 
-std::string llama_token_text(const LlamaRun& run, int64_t id) {
-    if (run.tokenizer && id < run.tokenizer->vocab_size()) {
+std::string llama_token_text(const HfTokenizer* tokenizer, int64_t id) {
+    if (tokenizer && id >= 0 && id < tokenizer->vocab_size()) {
         try {
-            return run.tokenizer->token_display(id);
+            return tokenizer->token_display(id);
         } catch (const TokenizeError&) {  // an id the tokenizer has no token for
         }
     }
     return "<" + std::to_string(id) + ">";
 }
+
+std::string llama_token_text(const LlamaRun& run, int64_t id) { return llama_token_text(run.tokenizer.get(), id); }
 
 LlamaRun run_llama_on_text(const std::string& dir, const std::string& text, const Budget& budget,
                            std::optional<int> next_at, int generate, const Sampling& sampling) {

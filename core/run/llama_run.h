@@ -33,7 +33,9 @@ struct LlamaRun {
     Sampling sampling;
 };
 
-// A token as the JSON and the app show it: the tokenizer's text, else "<id>".
+// A token as the JSON and the app show it: the tokenizer's text, else "<id>" (no
+// tokenizer, or none for that id).
+std::string llama_token_text(const HfTokenizer* tokenizer, int64_t id);
 std::string llama_token_text(const LlamaRun& run, int64_t id);
 
 // Memory and time of a forward over T tokens keeping every head's weights (and nothing

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "run/llama_model_run.h"
+#include "run/llama_run.h"  // llama_token_text
 #include "run/pipeline.h"
 #include "model/kv_cache.h"
 #include "numerics/gemm.h"
@@ -105,17 +106,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
             if (id >= cfg.vocab_size)
                 throw InputError("the text has GPT-2 token " + std::to_string(id) + ", outside the model's vocabulary of " +
                                  std::to_string(cfg.vocab_size));
-    if (s.layer.has_value() != s.head.has_value()) throw InputError("--layer and --head go together (L.H, 0-based)");
-    if (s.layer) {
-        if (*s.layer >= cfg.n_layers)
-            throw InputError("--layer " + std::to_string(*s.layer) + ": the model has " + std::to_string(cfg.n_layers) +
-                             " layers (0.." + std::to_string(cfg.n_layers - 1) + ")");
-        if (*s.head >= cfg.n_heads)
-            throw InputError("--head " + std::to_string(*s.head) + ": the model has " + std::to_string(cfg.n_heads) +
-                             " heads a layer (0.." + std::to_string(cfg.n_heads - 1) + ")");
-        run.layer = *s.layer;
-        run.head = *s.head;
-    }
+    pick_detail_head(s, model_shape(model), run);
     if (s.sampling.top_k && *s.sampling.top_k > cfg.vocab_size)
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
                          std::to_string(cfg.vocab_size) + " tokens");
@@ -276,15 +267,22 @@ std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int
     return run;
 }
 
+void pick_detail_head(const Settings& s, const ModelShape& shape, ModelRun& run) {
+    if (s.layer.has_value() != s.head.has_value()) throw InputError("--layer and --head go together (L.H, 0-based)");
+    if (!s.layer) return;
+    if (*s.layer < 0 || *s.layer >= shape.layers)
+        throw InputError("--layer " + std::to_string(*s.layer) + ": the model has " + std::to_string(shape.layers) +
+                         " layers (0.." + std::to_string(shape.layers - 1) + ")");
+    if (*s.head < 0 || *s.head >= shape.heads)
+        throw InputError("--head " + std::to_string(*s.head) + ": the model has " + std::to_string(shape.heads) +
+                         " heads a layer (0.." + std::to_string(shape.heads - 1) + ")");
+    run.layer = *s.layer;
+    run.head = *s.head;
+}
+
 std::string model_token_text(const LoadedModel& model, int64_t id) {
-    if (model.llama) {
-        if (model.tokenizer && id >= 0 && id < model.tokenizer->vocab_size()) {
-            try {
-                return model.tokenizer->token_display(id);
-            } catch (const TokenizeError&) {  // an id the tokenizer has no token for
-            }
-        }
-    } else if (id >= 0 && id < Gpt2Tokenizer::kVocabSize) {
+    if (model.llama) return llama_token_text(model.tokenizer.get(), id);
+    if (id >= 0 && id < Gpt2Tokenizer::kVocabSize) {
         return gpt2_tokenizer().token_display(id);
     }
     return "<" + std::to_string(id) + ">";

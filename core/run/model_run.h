@@ -55,6 +55,9 @@ void score_heads(ModelRun& run);
 // row of the model's output head (either kind of model).
 RowVector run_logits_at(const ModelRun& run, Eigen::Index position);
 
+// Checks s.layer and s.head (set together, or neither) against the model's shape and
+// makes them run's detail head. Throws InputError naming what the model has.
+void pick_detail_head(const Settings& s, const ModelShape& shape, ModelRun& run);
 // A token of the model's vocabulary as a reader sees it: GPT-2's piece, a Llama-family
 // model's tokenizer.json's, "<id>" where the tokenizer has none.
 std::string model_token_text(const LoadedModel& model, int64_t id);
