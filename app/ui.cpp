@@ -106,8 +106,8 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     }
     ImGui::Separator();
     ImGui::PushFont(ctx.fonts.heading);
-    ImGui::Text("Pipeline of %s (layer %d): inputs are the LayerNorm'd residual stream", head_name(run, head).c_str(),
-                m.layer);
+    ImGui::Text("Pipeline of %s (layer %d): inputs are the %s residual stream", head_name(run, head).c_str(), m.layer,
+                m.model.llama ? "RMSNorm'd" : "LayerNorm'd");
     ImGui::PopFont();
     draw_pipeline(run, head, ctx, memo, live.scroll_to_stage, report.heatmaps, step ? &marks : nullptr);
 }

@@ -47,7 +47,7 @@ attn::Timing time_forward(const attn::Run& run, const attn::Settings& s, const a
 // A Llama-family checkpoint's run on exact ids (output/llama_json.h). What GPT-2 runs
 // have besides (a tokenizer, --layer/--head's stages, generation, exports, the PyTorch
 // program) is refused in one line rather than silently left out.
-int run_llama(const cli::CliOptions& o) {
+int run_llama(const cli::CliOptions& o, const std::string& folder) {
     const attn::Settings& s = o.settings;
     if (s.tokenizer != "words")
         throw attn::ArgsError("a Llama-family model tokenizes with its own tokenizer.json: --tokenizer is for "
@@ -57,8 +57,8 @@ int run_llama(const cli::CliOptions& o) {
                               "ones only (--layer, --head, --stages, --export and --emit-pytorch are GPT-2's)");
     attn::Budget budget = attn::budget_for(s);
     budget.output = o.output;
-    const attn::LlamaRun run = o.ids ? attn::run_llama(*s.model, *o.ids, budget, s.next_at, s.generate, s.sampling)
-                                     : attn::run_llama_on_text(*s.model, s.text, budget, s.next_at, s.generate, s.sampling);
+    const attn::LlamaRun run = o.ids ? attn::run_llama(folder, *o.ids, budget, s.next_at, s.generate, s.sampling)
+                                     : attn::run_llama_on_text(folder, s.text, budget, s.next_at, s.generate, s.sampling);
     attn::write_llama_json(std::cout, run);
     return std::cout.good() ? 0 : 1;
 }
@@ -104,7 +104,9 @@ int main(int argc, char** argv) {
         }
         const attn::Settings& s = o.settings;
         if (o.tokenize_file) return tokenize_strings(o);
-        if (s.model && attn::is_llama_family_folder(*s.model)) return run_llama(o);
+        // A folder, or a repository id of the Hugging Face cache.
+        if (const std::string folder = s.model ? attn::llama_family_folder(*s.model) : ""; !folder.empty())
+            return run_llama(o, folder);
         if (o.ids) throw attn::ArgsError("--ids feeds a Llama-family model (llama, qwen2, qwen3); " + *s.model + " is not one");
         if (s.model) {  // a GPT model instead of the chapter 3 module
             attn::Budget budget = attn::budget_for(s);

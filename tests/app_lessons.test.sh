@@ -8,6 +8,11 @@ in_own_display
 LESSONS="$TESTS/../assets/lessons"
 
 # --- the tour: every step, its screenshot and its state ---
+# The lesson on a real model (open-model.json) runs on HuggingFaceTB/SmolLM2-135M from the
+# Hugging Face cache: here a tiny stand-in (tiny_llama_hub.sh), so that it is toured too.
+source "$TESTS/tiny_llama_hub.sh"
+export HF_HUB_CACHE="$WORK/hub"
+tiny_llama_hub "$HF_HUB_CACHE" HuggingFaceTB/SmolLM2-135M >/dev/null
 TOUR="$WORK/tour"
 "$APP" --lesson-tour "$TOUR" >"$WORK/tour.log" 2>&1
 tour_exit=$?
@@ -40,9 +45,24 @@ print("\n".join(bad)); sys.exit(1 if bad else 0)' "$TOUR/tour.json" "$LESSONS"
 # checked on a few steps: plain, a comparison and the last.
 small=$(find "$TOUR" -name '*.png' -size -30k -printf '%f ')
 check "every step's screenshot holds a drawn window" test -z "$small" -a "$(ls "$TOUR"/*.png | wc -l)" = "$expected"
-for png in 3.3.1-step2 3.5.1-step5 cross-step4; do
+for png in 3.3.1-step2 3.5.1-step5 cross-step4 open-model-step1; do
     check "$png screenshot is non-blank" $PNG nonblank "$TOUR/$png.png"
 done
+
+# --- without its model: the lesson is listed with how to get it, --lesson says so ---
+export HF_HUB_CACHE="$WORK/empty-hub"
+mkdir -p "$HF_HUB_CACHE"
+"$APP" --lesson open-model --state-out "$WORK/missing.json" >"$WORK/missing.out" 2>"$WORK/missing.err"
+missing_exit=$?
+check "--lesson open-model without its model exits 2 with one line naming how to get it" \
+    test $missing_exit -eq 2 -a "$(wc -l <"$WORK/missing.err")" -eq 1 -a \
+    "$(grep -c 'lesson open-model needs HuggingFaceTB/SmolLM2-135M from the Hugging Face cache: huggingface-cli download HuggingFaceTB/SmolLM2-135M' "$WORK/missing.err")" -eq 1
+start_app
+wait_state "$(settled)"
+check "the state lists the lesson whose model is missing" \
+    test "$(json "$STATE" "s['lessons_missing_model']")" = '[{"id": "open-model", "model": "HuggingFaceTB/SmolLM2-135M"}]'
+quit_app
+unset HF_HUB_CACHE
 
 # --- one lesson by keyboard ---
 start_app --lesson 3.5.1

@@ -22,6 +22,11 @@ if [ -z "$PRESENTER_SIZE" ]; then
     exit $status
 fi
 
+# The lesson on a real model runs on a tiny stand-in for HuggingFaceTB/SmolLM2-135M.
+source "$TESTS/tiny_llama_hub.sh"
+export HF_HUB_CACHE="$WORK/hub"
+tiny_llama_hub "$HF_HUB_CACHE" HuggingFaceTB/SmolLM2-135M >/dev/null
+
 # "ID STEPS" per shipped lesson, and per step whether it outlines cells or rows;
 # PRESENTER_LESSONS="ID ...": those lessons only (the sanitizer build's walk).
 lessons=$(python3 -c '

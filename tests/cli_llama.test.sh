@@ -86,5 +86,23 @@ expect_error "next-at past the ids" "--next-at 5 is past the 2 token ids" --mode
 expect_error "over the budget" "needs about .* \(budget" --model "$model" --ids "$(seq -s, 0 40 | sed 's/[0-9]*/1/g')" \
     --memory-budget 1K
 
+# By repository id: a Hugging Face cache holding a copy as ORG/NAME (refs/main naming its
+# snapshot) gives the folder's very JSON; an id the cache has not is refused in one line.
+repo="$tmp/hub/models--test--tiny-llama"
+mkdir -p "$repo/refs" "$repo/snapshots"
+cp -r "$model" "$repo/snapshots/abc123"
+printf abc123 >"$repo/refs/main"
+if HF_HUB_CACHE="$tmp/hub" "$cli" --model test/tiny-llama --ids 1,2,3 >"$tmp/by-id.json" 2>"$tmp/err" &&
+   "$cli" --model "$model" --ids 1,2,3 >"$tmp/by-folder.json" &&
+   python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); a["model"].pop("name"); b["model"].pop("name"); assert a==b' \
+       "$tmp/by-id.json" "$tmp/by-folder.json"; then
+    echo "ok:   a repository id in the cache runs its folder"
+    passed=$((passed + 1))
+else
+    fail "repository id" "$(head -c 300 "$tmp/err")"
+fi
+HF_HUB_CACHE="$tmp/hub" expect_error "a repository id the cache has not" \
+    "test/absent is not in the Hugging Face cache .*huggingface-cli download test/absent" --model test/absent --ids 1,2
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

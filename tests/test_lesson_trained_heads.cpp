@@ -85,7 +85,7 @@ TEST_CASE("lesson 5.5 claims what the shipped model's heads do", "[lessons][mode
     }
 }
 
-TEST_CASE("a lesson runs the shipped model only", "[lessons][model]") {
+TEST_CASE("a lesson runs the shipped model or a cache model only", "[lessons][model]") {
     const std::string lesson = R"({"format": "attnscope-lesson", "version": 1, "id": "t", "title": "T", "steps": [
         {"title": "One", "flags": ["--model", "gpt-ch4", "--text", "Hello"], "stage": "weights", "text": "ok"},
         {"title": "Two", "flags": ["--model", "gpt-ch4", "--text", "Hello"], "stage": "weights", "text": "ok"}]})";
@@ -94,7 +94,8 @@ TEST_CASE("a lesson runs the shipped model only", "[lessons][model]") {
         FAIL("a gpt-ch4 lesson loaded");
     } catch (const attn::LessonError& e) {
         CHECK(std::string(e.what()) ==
-              "teacher.json, step 1 (\"One\"): lessons run on the shipped model only (--model sotu-small); gpt-ch4 would "
-              "take seconds to load each time the app starts");
+              "teacher.json, step 1 (\"One\"): lessons run on the shipped model (--model sotu-small) or on a Hugging "
+              "Face cache model named by its repository id (--model ORG/NAME); gpt-ch4 would take seconds to load each "
+              "time the app starts");
     }
 }

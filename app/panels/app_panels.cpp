@@ -48,7 +48,7 @@ std::string AppPanels::start(LiveRun& live, float& ui_scale) {
     if (options_.session) c.last_session = load_session_file(*options_.session, live, c, ui_scale);
     if (!options_.lesson.empty()) {
         const int lesson = find_lesson(c, options_.lesson);
-        if (lesson < 0) return "--lesson: no lesson '" + options_.lesson + "' in " + attn::lessons_dir();
+        if (lesson < 0) return "--lesson: " + why_no_lesson(c, options_.lesson);
         enter_step(c, live, lesson, options_.lesson_step);
     }
     if (options_.lesson_tour) {
@@ -172,6 +172,9 @@ nlohmann::json AppPanels::state(const LiveRun& live) const {
     }
     j["lesson"] = lesson;
     j["lesson_errors"] = c.library.errors;
+    j["lessons_missing_model"] = nlohmann::json::array();
+    for (const attn::MissingModelLesson& l : c.library.missing_model)
+        j["lessons_missing_model"].push_back({{"id", l.id}, {"model", l.model}});
     j["presenter"] = c.presenter;
     j["controls_hidden"] = c.presenter;
     j["focus"] = c.focus ? nlohmann::json(c.focus_stage) : nlohmann::json(nullptr);

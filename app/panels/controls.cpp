@@ -53,8 +53,10 @@ std::vector<ModelEntry> model_entries(const ControlValues& c) {
                                                                  " (shipped with attnscope" +
                                                                  platform::download_note(attn::kShippedModel) + ")"}};
     for (const attn::FoundCheckpoint& f : found) entries.push_back({f.name, "Trained: " + f.name + " (Hugging Face cache)"});
-    for (const attn::FoundCheckpoint& f : found_llama)  // a folder is what names them
-        entries.push_back({f.file, "Trained: " + f.name + " (Hugging Face cache)"});
+    // By repository id, as --model takes it: a link, a session or a lesson naming it opens the
+    // same model on any machine whose cache has it.
+    for (const attn::FoundCheckpoint& f : found_llama)
+        entries.push_back({f.name, "Trained: " + f.name + " (Hugging Face cache)"});
     const bool listed = std::any_of(entries.begin(), entries.end(), [&](const ModelEntry& e) { return e.name == c.model; });
     if (c.model && !listed) entries.push_back({c.model, "File: " + *c.model});
     return entries;

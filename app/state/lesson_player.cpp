@@ -30,6 +30,12 @@ int find_lesson(const ViewState& c, const std::string& id) {
     return -1;
 }
 
+std::string why_no_lesson(const ViewState& c, const std::string& id) {
+    for (const attn::MissingModelLesson& l : c.library.missing_model)
+        if (l.id == id) return "lesson " + id + " " + attn::missing_model_note(l);
+    return "no lesson '" + id + "' in " + attn::lessons_dir();
+}
+
 void enter_step(ViewState& c, LiveRun& live, int lesson, int step) {
     if (lesson < 0 || lesson >= static_cast<int>(c.library.lessons.size())) return;
     const attn::Lesson& l = c.library.lessons[static_cast<size_t>(lesson)];

@@ -12,6 +12,8 @@ namespace app {
 const attn::Lesson* current_lesson(const ViewState& c);
 const attn::LessonStep* current_step(const ViewState& c);  // null outside a lesson
 int find_lesson(const ViewState& c, const std::string& id);  // -1 when absent
+// Why find_lesson found no lesson `id`: none is installed, or its model is not here.
+std::string why_no_lesson(const ViewState& c, const std::string& id);
 
 // Applies step `step` (clamped) of lesson `lesson` and enters the lesson.
 void enter_step(ViewState& c, LiveRun& live, int lesson, int step);

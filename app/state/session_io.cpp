@@ -38,7 +38,7 @@ FileOutcome load_session_file(const std::string& path, LiveRun& live, ViewState&
     const auto get = [&](const char* key) { return ui.is_object() && ui.contains(key) ? ui[key] : nlohmann::json(); };
     if (saved.lesson) {
         const int lesson = find_lesson(c, saved.lesson->lesson_id);
-        if (lesson < 0) return FileOutcome{path, path + ": no lesson " + saved.lesson->lesson_id + " is installed"};
+        if (lesson < 0) return FileOutcome{path, path + ": " + why_no_lesson(c, saved.lesson->lesson_id)};
         enter_step(c, live, lesson, saved.lesson->step);
     } else {
         c.in_lesson = false;

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 
 #include "base/data_dir.h"
 #include "base/file_io.h"
 #include "attention/stage_catalogue.h"
+#include "run/llama_run.h"
 #include "run/model_run.h"
 #include "model/model_source.h"
 #include "text/gpt2_tokenizer.h"
@@ -126,23 +129,46 @@ LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flag
 }
 
 // The model a lesson's step may run: the shipped one (lessons on trained heads are written
-// for it), loaded once for every lesson. gpt-ch4 or a GPT-2 would take seconds to build or
-// read each time the app starts and checks its lessons.
+// for it), loaded once for every lesson, or a Llama-family model of the Hugging Face cache
+// named by its repository id (only a lesson on it loads it). gpt-ch4 or a GPT-2 would take
+// seconds to build or read each time the app starts and checks its lessons.
 const LoadedModel& lesson_model(const Settings& s, const LessonStep& step) {
+    if (is_hub_repo_id(*s.model)) {
+        static std::mutex mutex;
+        static std::map<std::string, LoadedModel> loaded;
+        const std::lock_guard<std::mutex> lock(mutex);
+        auto it = loaded.find(*s.model);
+        if (it == loaded.end()) {
+            LoadedModel m = load_model(*s.model, 0);
+            if (!m.llama || !m.tokenizer)
+                throw LessonError(step.where + ": " + *s.model + " in the Hugging Face cache has no tokenizer.json attnscope reads");
+            it = loaded.emplace(*s.model, std::move(m)).first;
+        }
+        return it->second;
+    }
     if (*s.model != kShippedModel)
-        throw LessonError(step.where + ": lessons run on the shipped model only (--model " + kShippedModel + "); " +
+        throw LessonError(step.where + ": lessons run on the shipped model (--model " + kShippedModel +
+                          ") or on a Hugging Face cache model named by its repository id (--model ORG/NAME); " +
                           *s.model + " would take seconds to load each time the app starts");
     static const LoadedModel shipped = load_model(kShippedModel, 0);
     return shipped;
 }
 
-// What a step costs: its model's run (the text's GPT-2 tokens and the generated ones,
-// every stage of one head) or the chapter 3 module's.
+// What a step costs: its model's run (the text's tokens and the generated ones, every
+// stage of one head) or the chapter 3 module's.
 WorkEstimate estimate_step(const Settings& s, const LessonStep& step) {
     if (!s.model) return estimate_run(s);
+    const LoadedModel& model = lesson_model(s, step);
+    if (model.llama) {
+        const auto tokens = static_cast<int64_t>(model.tokenizer->encode_ids(s.text).size()) + s.generate;
+        return estimate_llama_work(model.llama->config(), tokens);
+    }
     const auto tokens = static_cast<int64_t>(gpt2_tokenizer().encode(s.text).ids.size()) + s.generate;
-    return estimate_model_work(lesson_model(s, step).model->cfg, tokens, s.generate, true);
+    return estimate_model_work(model.model->cfg, tokens, s.generate, true);
 }
+
+// The cache model a step runs on, "" for none.
+std::string cache_model_of(const Settings& s) { return s.model && is_hub_repo_id(*s.model) ? *s.model : ""; }
 
 // A step on the shipped model where its weights are not here: the browser's page
 // downloads them only when a lesson or the model list asks for them. The same lesson
@@ -154,8 +180,14 @@ bool weights_not_here(const Settings& s) {
 
 constexpr double kLessonBytes = 128.0 * 1024 * 1024;  // any one step
 constexpr double kLessonSeconds = 0.25;                // all steps together
+// A lesson on a cache model runs a step when it is shown, not every step at start-up.
+constexpr double kModelLessonBytes = 1024.0 * 1024 * 1024;
+constexpr double kModelLessonSeconds = 10.0;
 
 void check_lesson_cost(const Lesson& lesson, LessonWork& work) {
+    const bool on_model = !lesson.model.empty();
+    const double max_bytes = on_model ? kModelLessonBytes : kLessonBytes;
+    const double max_seconds = on_model ? kModelLessonSeconds : kLessonSeconds;
     double seconds = 0.0;
     for (const LessonStep& step : lesson.steps) {
         WorkEstimate w;
@@ -171,19 +203,18 @@ void check_lesson_cost(const Lesson& lesson, LessonWork& work) {
         seconds += w.seconds;
         ++work.steps_estimated;
         work.estimated_seconds += w.seconds;
-        if (w.bytes > kLessonBytes)
+        if (w.bytes > max_bytes)
             throw LessonError(step.where + ": too large for a lesson: it needs about " + size_text(w.bytes) +
-                              " (at most " + size_text(kLessonBytes) + "): lower " + w.lower);
-        if (seconds > kLessonSeconds)
+                              " (at most " + size_text(max_bytes) + "): lower " + w.lower);
+        if (seconds > max_seconds)
             throw LessonError(step.where + ": too slow for a lesson: its steps up to here need about " +
                               std::to_string(static_cast<int>(seconds * 1000)) + " ms (at most " +
-                              std::to_string(static_cast<int>(kLessonSeconds * 1000)) + " ms): lower " + w.lower);
+                              std::to_string(static_cast<int>(max_seconds * 1000)) + " ms): lower " + w.lower);
     }
 }
 
-// Every step's flags must give a view, and everything the step names must be in it.
-void validate(const Lesson& lesson, LessonWork& work) {
-    check_lesson_cost(lesson, work);
+// Runs every step and checks that everything it names is in its view.
+void run_steps(const Lesson& lesson, LessonWork& work) {
     for (const LessonStep& step : lesson.steps) {
         const Settings s = step_settings(step);
         if (weights_not_here(s)) continue;
@@ -198,6 +229,27 @@ void validate(const Lesson& lesson, LessonWork& work) {
         }
         validate_step(step, run);
     }
+}
+
+// Every step's flags must give a view, and everything the step names must be in it. A
+// lesson on a cache model is checked to its flags here (check_model_lesson runs it).
+void validate(Lesson& lesson, LessonWork& work) {
+    for (const LessonStep& step : lesson.steps) {
+        const std::string model = cache_model_of(step_settings(step));
+        if (model.empty()) continue;
+        if (!lesson.model.empty() && lesson.model != model)
+            throw LessonError(step.where + ": a lesson runs on one cache model; this step names " + model +
+                              ", an earlier one " + lesson.model);
+        lesson.model = model;
+    }
+    if (!lesson.model.empty()) {
+        for (const LessonStep& step : lesson.steps)
+            if (cache_model_of(step_settings(step)).empty())
+                throw LessonError(step.where + ": every step of a lesson on " + lesson.model + " runs on it (--model)");
+        return;
+    }
+    check_lesson_cost(lesson, work);
+    run_steps(lesson, work);
 }
 
 }  // namespace
@@ -269,6 +321,19 @@ Lesson load_lesson(const std::string& path, LessonWork* work) {
     return parse_lesson(text, path, work);
 }
 
+void check_model_lesson(const Lesson& lesson, LessonWork* work) {
+    if (lesson.model.empty()) throw LessonError(lesson.file + ": runs on no cache model");
+    if (huggingface_llama_folder(lesson.model).empty())
+        throw LessonError(lesson.file + ": " + missing_model_note({lesson.id, lesson.title, lesson.file, lesson.model}));
+    LessonWork unused;
+    check_lesson_cost(lesson, work ? *work : unused);
+    run_steps(lesson, work ? *work : unused);
+}
+
+std::string missing_model_note(const MissingModelLesson& lesson) {
+    return "needs " + lesson.model + " from the Hugging Face cache: huggingface-cli download " + lesson.model;
+}
+
 LessonLibrary load_lessons(const std::string& dir) {
     LessonLibrary library;
     std::vector<std::string> files;
@@ -279,7 +344,11 @@ LessonLibrary load_lessons(const std::string& dir) {
     std::sort(files.begin(), files.end());
     for (const std::string& f : files) {
         try {
-            library.lessons.push_back(load_lesson(f, &library.work));
+            Lesson lesson = load_lesson(f, &library.work);
+            if (!lesson.model.empty() && huggingface_llama_folder(lesson.model).empty())
+                library.missing_model.push_back({lesson.id, lesson.title, lesson.file, lesson.model});
+            else
+                library.lessons.push_back(std::move(lesson));
         } catch (const LessonError& e) {
             library.errors.push_back(e.what());
         }

@@ -44,6 +44,17 @@ struct Lesson {
     std::string title;
     std::string file;   // where it was loaded from
     std::vector<LessonStep> steps;
+    // The Hugging Face repository id of the cache model its steps run on
+    // ("HuggingFaceTB/SmolLM2-135M"; --model ORG/NAME), "" for none. No such checkpoint can be
+    // shipped: the lesson is offered where the cache has it.
+    std::string model;
+};
+
+// A lesson whose model is not in this machine's Hugging Face cache: listed with how to
+// get it, not run.
+struct MissingModelLesson {
+    std::string id, title, file;
+    std::string model;  // its repository id
 };
 
 // The work a lesson's check did: what tests assert on instead of the clock. A step is
@@ -63,19 +74,29 @@ struct LessonWork {
 struct LessonLibrary {
     std::vector<Lesson> lessons;      // in file-name order
     std::vector<std::string> errors;  // one line per file that did not load
+    std::vector<MissingModelLesson> missing_model;  // lessons on a cache model it does not have
     LessonWork work;                  // for every file, loaded or refused
 };
 
 // The shipped lessons: data_path("lessons") (core/base/data_dir.h).
 std::string lessons_dir();
 
-// Reads, parses and validates one lesson file. Throws LessonError.
+// Reads, parses and validates one lesson file. Throws LessonError. A lesson on a cache
+// model (Lesson::model) is checked but for its steps' runs: a real model's forward takes a
+// tenth of a second and more a step, too long for every start of the app; the app runs
+// each step when it is shown, and check_model_lesson checks them all (the tests do).
 // `work`, when given, gains what the check did, also when it throws.
 Lesson load_lesson(const std::string& path, LessonWork* work = nullptr);
 // The same from JSON text; `source` names it in messages.
 Lesson parse_lesson(const std::string& json_text, const std::string& source, LessonWork* work = nullptr);
 // Every *.json file of `dir`, sorted by file name; a bad file lands in `errors`.
 LessonLibrary load_lessons(const std::string& dir);
+
+// Runs every step of a lesson on a cache model and checks what it names, as loading
+// checks the other lessons. Throws LessonError (also when the cache has no such model).
+void check_model_lesson(const Lesson& lesson, LessonWork* work = nullptr);
+// "needs ORG/NAME from the Hugging Face cache: huggingface-cli download ORG/NAME".
+std::string missing_model_note(const MissingModelLesson& lesson);
 
 // The default settings with the step's flags applied. Throws LessonError.
 Settings step_settings(const LessonStep& step);

@@ -6,7 +6,6 @@
 
 #include "classroom/lesson.h"
 #include "run/model_run.h"
-#include "text/gpt2_tokenizer.h"
 
 namespace attn {
 
@@ -87,8 +86,7 @@ std::string model_scalar(const std::string& name, int head, int index, const Run
                  std::to_string(m.next_tokens.size()) + " most probable next tokens (counted from 0)");
         const TokenProbability& p = m.next_tokens[static_cast<size_t>(index)];
         if (name == "next_prob") return two_decimals(static_cast<double>(p.prob) * 100.0) + "%";
-        if (p.id >= Gpt2Tokenizer::kVocabSize) return "<" + std::to_string(p.id) + ">";  // a larger vocabulary's
-        return "'" + gpt2_tokenizer().token_display(p.id) + "'";
+        return "'" + model_token_text(m.model, p.id) + "'";  // GPT-2's piece or the model's tokenizer.json's
     }
     fail("unknown placeholder {" + name + "}");
 }

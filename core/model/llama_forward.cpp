@@ -61,6 +61,7 @@ Matrix attention(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed
     const Matrix keys_rotated = apply_rope_to_heads(keys, G, hd, rope);
 
     t.causal = true;
+    t.kept = keep;  // what the views may ask for again (another head's every stage)
     prepare_heads(t, H, T, T, keep);
     Matrix concat(T, Eigen::Index{H} * hd);
     for (int h = 0; h < H; ++h) {

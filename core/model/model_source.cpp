@@ -24,6 +24,11 @@ bool is_file(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+bool exists(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+}
+
 std::string env(const char* name) {
     const char* v = std::getenv(name);
     return v && *v ? v : "";
@@ -130,6 +135,34 @@ std::vector<FoundCheckpoint> find_huggingface_gpt2() {
     return found;
 }
 
+bool is_hub_repo_id(const std::string& name) {
+    // ORG/NAME: one slash, neither part empty, nothing a path starts with.
+    const size_t slash = name.find('/');
+    return slash != std::string::npos && slash > 0 && slash + 1 < name.size() &&
+           name.find('/', slash + 1) == std::string::npos && name[0] != '.' && name[0] != '~' &&
+           name.find_first_of(" \\:") == std::string::npos &&
+           (name.size() < 12 || name.compare(name.size() - 12, 12, ".safetensors") != 0);
+}
+
+std::string huggingface_llama_folder(const std::string& repo_id) {
+    for (const FoundCheckpoint& f : find_huggingface_llama())
+        if (f.name == repo_id) return f.file;
+    return "";
+}
+
+std::string llama_family_folder(const std::string& name) {
+    // A Hugging Face repository id ("HuggingFaceTB/SmolLM2-135M") names its folder in the
+    // cache, unless something of that relative path is here.
+    if (is_hub_repo_id(name) && !exists(name)) {
+        const std::string folder = huggingface_llama_folder(name);
+        if (folder.empty())
+            throw ArgsError(name + " is not in the Hugging Face cache (" + hub_cache() +
+                            ") as a Llama-family model; get it with: huggingface-cli download " + name);
+        return folder;
+    }
+    return is_llama_family_folder(name) ? name : "";
+}
+
 bool is_model_name(const std::string& name) {
     return name == "gpt-ch4" || name == kShippedModel ||
            std::find(std::begin(kGpt2Sizes), std::end(kGpt2Sizes), name) != std::end(kGpt2Sizes);
@@ -144,14 +177,15 @@ LoadedModel load_model(const std::string& name, uint64_t seed) {
         m.model = std::make_shared<const GptModel>(build_gpt_ch4(gpt_config_124m(), seed));
         return m;
     }
-    if (is_llama_family_folder(name)) {
-        m.llama = std::make_shared<const LlamaCheckpoint>(name);
-        m.file = name;
+    const std::string folder = llama_family_folder(name);
+    if (!folder.empty()) {
+        m.llama = std::make_shared<const LlamaCheckpoint>(folder);
+        m.file = folder;
         m.dtype = m.llama->dtype();
         // Exact ids need no tokenizer; a text does, and its run says what is missing.
-        if (is_file(name + "/tokenizer.json")) {
+        if (is_file(folder + "/tokenizer.json")) {
             try {
-                m.tokenizer = HfTokenizer::cached(name + "/tokenizer.json");
+                m.tokenizer = HfTokenizer::cached(folder + "/tokenizer.json");
             } catch (const TokenizeError&) {
             }
         }

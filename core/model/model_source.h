@@ -6,6 +6,7 @@
 //                        OpenAI's GPT-2, found in the Hugging Face cache
 //   a Llama-family folder  config.json of model_type llama, qwen2 or qwen3 (llama_config.h),
 //                        its safetensors and tokenizer.json, as Hugging Face has them
+//   ORG/NAME             such a model in the Hugging Face cache, by its repository id
 //   anything else        a checkpoint: a .safetensors file or a folder holding model.safetensors
 #include <cstdint>
 #include <memory>
@@ -60,6 +61,17 @@ std::vector<FoundCheckpoint> find_huggingface_gpt2();
 // config.json is a supported model_type and which has its safetensors; name "ORG/NAME",
 // file the snapshot's folder (what --model and the app's model list take).
 std::vector<FoundCheckpoint> find_huggingface_llama();
+
+// Whether `name` has the shape of a Hugging Face repository id, ORG/NAME.
+bool is_hub_repo_id(const std::string& name);
+// The folder of the cache's Llama-family model `repo_id` ("HuggingFaceTB/SmolLM2-135M"),
+// "" when the cache has no such model.
+std::string huggingface_llama_folder(const std::string& repo_id);
+
+// The Llama-family folder `name` gives: the cache's folder of a repository id, `name` itself
+// when it is such a folder, "" when it is neither (a GPT model's name or file). Throws
+// ArgsError for a repository id the cache does not have (saying how to get it).
+std::string llama_family_folder(const std::string& name);
 
 // Whether `path` is a folder whose config.json names a Llama-family model_type.
 bool is_llama_family_folder(const std::string& path);
