@@ -131,3 +131,22 @@ TEST_CASE("a Llama-family model this forward does not compute is refused in one 
                           [](const std::string& dir) { std::ofstream(dir + "/model.safetensors.index.json") << "[1]"; }),
                Catch::Contains("no weight_map object"));
 }
+
+TEST_CASE("a Llama forward's layer traces say what they kept, so that a view asks for another head's stages",
+          "[llama]") {
+    // The app compares a trace's KeptStages with the head on screen and asks for a run
+    // keeping that head's every stage when they differ: a trace claiming "everything"
+    // (the default) left head 0's pipeline on screen after a click on head 1.
+    const attn::LlamaCheckpoint model(std::string(ATTNSCOPE_TESTS_DIR) + "/golden/llama/qwen2-bias-f16-shards");
+    std::vector<attn::KeptStages> keep(3, attn::KeptStages::only({"weights"}));
+    keep[1] = attn::KeptStages::only({"weights"}, 2);
+    const attn::LlamaTrace trace = attn::llama_forward(model, {1, 2, 3, 4}, keep);
+    REQUIRE(trace.blocks.size() == 3);
+    for (size_t l = 0; l < 3; ++l) {
+        const attn::KeptStages& kept = trace.blocks[l].attention.kept;
+        CHECK_FALSE(kept.everything);
+        CHECK(kept.detail_head == (l == 1 ? 2 : -1));
+    }
+    CHECK(trace.blocks[1].attention.heads[2].find("scores"));
+    CHECK_FALSE(trace.blocks[1].attention.heads[1].find("scores"));
+}
