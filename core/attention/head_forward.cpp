@@ -88,11 +88,14 @@ Matrix attention_mask(Eigen::Index T, Eigen::Index S, bool causal, Eigen::Index 
 
 void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d_k, Eigen::Index row_index,
                  float alibi_slope, Eigen::Index first_key) {
-    Eigen::Map<RowArray> r(row, seen);
-    r /= root_d_k;  // torch divides by the Python float d_k**0.5, narrowed to float
-    if (alibi_slope > 0.0f)
+    // torch divides by the Python float d_k**0.5, narrowed to float.
+    DividedRow divided = divide_row(row, seen, root_d_k);
+    if (alibi_slope > 0.0f) {
         for (Eigen::Index k = 0; k < seen; ++k) row[k] += alibi_bias(alibi_slope, row_index, first_key + k);
-    const float max = r.maxCoeff();
+        Eigen::Map<RowArray> r(row, seen);
+        divided = {r.maxCoeff(), (r == kMinusInf).any()};
+    }
+    const float max = divided.max;
     if (max == kMinusInf)
         throw ConfigError("row " + std::to_string(row_index) +
                           " of the scores is -inf wherever it is not masked (the numbers overflowed): its softmax "
@@ -101,12 +104,12 @@ void softmax_row(float* row, Eigen::Index seen, Eigen::Index width, float root_d
     // rather than torch's exact 0. Masked elements lie past `seen` and are never taken;
     // a score that overflowed to -inf (rare) is remembered and set to 0 after the exp.
     std::vector<Eigen::Index> minus_inf;
-    if ((r == kMinusInf).any())
+    if (divided.any_minus_inf)
         for (Eigen::Index j = 0; j < seen; ++j)
             if (row[j] == kMinusInf) minus_inf.push_back(j);
     exp_shifted(row, seen, max);
     for (const Eigen::Index j : minus_inf) row[j] = 0.0f;
-    r *= 1.0f / row_sum(row, seen);  // torch multiplies by 1 / sum
+    scale_row(row, seen, 1.0f / row_sum(row, seen));  // torch multiplies by 1 / sum
     std::fill(row + seen, row + width, 0.0f);
 }
 

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+
+#include "numerics/vector_clones.h"
 
 namespace attn {
 
@@ -53,6 +56,57 @@ void exp_shifted(float* x, Eigen::Index n, float max) {
 #endif
     Eigen::Map<RowArray> r(x, n);
     r = (r - max).exp();
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC's vector types: eight lanes of running maxima and -inf flags, one AVX2 register
+// each in the avx2 clone (two SSE2 ones in the other). GCC left the same plain loop
+// scalar (a compare and a cmov an element).
+using Floats8 = float __attribute__((vector_size(32)));
+using Ints8 = int32_t __attribute__((vector_size(32)));
+
+ATTN_VECTOR_CLONES("avx2", "default")
+DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
+    constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+    const Floats8 minus_inf = Floats8{} + kMinusInf;
+    Floats8 max = minus_inf;
+    Ints8 any = Ints8{};
+    Eigen::Index j = 0;
+    for (; j + 8 <= n; j += 8) {
+        Floats8 v;
+        std::memcpy(&v, x + j, sizeof v);
+        v = v / divisor;  // each lane divided, as a scalar would be
+        std::memcpy(x + j, &v, sizeof v);
+        max = v > max ? v : max;  // the order of a maximum does not change it
+        any |= v == minus_inf;
+    }
+    DividedRow out{kMinusInf, false};
+    for (int k = 0; k < 8; ++k) {
+        out.max = max[k] > out.max ? max[k] : out.max;
+        out.any_minus_inf = out.any_minus_inf || any[k] != 0;
+    }
+    for (; j < n; ++j) {
+        x[j] /= divisor;
+        out.max = x[j] > out.max ? x[j] : out.max;
+        out.any_minus_inf = out.any_minus_inf || x[j] == kMinusInf;
+    }
+    return out;
+}
+#else
+DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
+    DividedRow out{-std::numeric_limits<float>::infinity(), false};
+    for (Eigen::Index j = 0; j < n; ++j) {
+        x[j] /= divisor;
+        out.max = x[j] > out.max ? x[j] : out.max;
+        out.any_minus_inf = out.any_minus_inf || x[j] == -std::numeric_limits<float>::infinity();
+    }
+    return out;
+}
+#endif
+
+ATTN_VECTOR_CLONES("avx2", "default")
+void scale_row(float* x, Eigen::Index n, float factor) {
+    for (Eigen::Index j = 0; j < n; ++j) x[j] *= factor;
 }
 
 float row_sum(const float* x, Eigen::Index n) {
