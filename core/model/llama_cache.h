@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/kv_cache.h"  // TokenStep
 #include "model/llama_forward.h"
 
 namespace attn {
@@ -18,10 +19,9 @@ struct LlamaCache {
     int64_t bytes() const;               // float32, every layer
 };
 
-struct LlamaTokenStep {
-    std::vector<std::vector<RowVector>> weights;  // [layer][query head]: the new query's attention, 1 x T
-    RowVector logits;                             // 1 x vocab: the next token's scores
-};
+// What appending one token computed: GPT-2's step (kv_cache.h), its weights a row per
+// query head ([layer][query head], 1 x T), so that a model run grows either kind alike.
+using LlamaTokenStep = TokenStep;
 
 // The cache a forward leaves: the first query head of each key/value head must have
 // kept "keys_rotated" and "values" (std::out_of_range otherwise).

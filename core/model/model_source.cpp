@@ -109,10 +109,10 @@ ModelShape model_shape(const LoadedModel& model) {
     ModelShape shape;
     if (model.llama) {
         const LlamaConfig& c = model.llama->config();
-        shape = {c.layers, c.heads, c.kv_heads, c.hidden_size, c.vocab_size, c.max_positions};
+        shape = {c.layers, c.heads, c.kv_heads, c.hidden_size, c.vocab_size, c.max_positions, c.head_dim};
     } else if (model.model) {
         const GptConfig& c = model.model->cfg;
-        shape = {c.n_layers, c.n_heads, c.n_heads, c.emb_dim, c.vocab_size, c.context_length};
+        shape = {c.n_layers, c.n_heads, c.n_heads, c.emb_dim, c.vocab_size, c.context_length, c.emb_dim / c.n_heads};
     }
     return shape;
 }

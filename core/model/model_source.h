@@ -37,6 +37,7 @@ struct ModelShape {
     int kv_heads = 0;           // key/value heads a layer (= heads but for grouped-query attention)
     int d_model = 0;            // the residual stream's width
     int64_t vocab_size = 0, context_length = 0;
+    int head_dim = 0;           // a head's query, key and value width (a Qwen3's is not d_model / heads)
 };
 ModelShape model_shape(const LoadedModel& model);
 
