@@ -83,7 +83,7 @@ void BM_ShippedModelAppend(benchmark::State& state) {
     static const attn::LoadedModel model = attn::load_model(attn::kShippedModel, 0);
     const attn::Settings s = shipped_settings(static_cast<int>(state.range(0)));
     const attn::ModelRun before = attn::run_model(s, model, attn::default_budget());
-    const attn::Tokenized more = attn::with_token(before.tokens, 262);
+    const attn::Tokenized more = attn::with_token(before.model, before.tokens, 262);
     for (auto _ : state) benchmark::DoNotOptimize(attn::extend_model_run(before, more));
 }
 BENCHMARK(BM_ShippedModelAppend)->Arg(64)->Arg(127)->Unit(benchmark::kMillisecond)->UseRealTime();

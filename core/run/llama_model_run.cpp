@@ -7,14 +7,6 @@ namespace attn {
 
 namespace {
 
-Tokenized with_llama_token(Tokenized tokens, const HfTokenizer& tokenizer, int64_t id) {
-    tokens.ids.push_back(id);
-    tokens.tokens.push_back(llama_token_text(&tokenizer, id));
-    if (!tokens.special.empty()) tokens.special.push_back(tokenizer.is_special(id));
-    if (!tokens.word.empty()) tokens.word.push_back(tokens.word.back() + 1);
-    return tokens;
-}
-
 // The Llama forward's trace in the places the views read a model's (GptTrace).
 GptTrace as_model_trace(LlamaTrace&& t) {
     GptTrace trace;
@@ -61,7 +53,7 @@ ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budg
         const LlamaTrace prompt = llama_forward(m, run.tokens.ids, llama_generation_stages());
         run.generated = llama_generate(m, prompt, s.generate, run.sampler);
         if (generated_in_view)
-            for (const int64_t id : run.generated) run.tokens = with_llama_token(std::move(run.tokens), tokenizer, id);
+            for (const int64_t id : run.generated) run.tokens = with_token(model, std::move(run.tokens), id);
     }
     // Every head's weights, keys and values; the detail layer's head every stage.
     std::vector<KeptStages> keep(static_cast<size_t>(c.layers), KeptStages::only({"weights", "keys", "values"}));

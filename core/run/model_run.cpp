@@ -5,6 +5,7 @@
 #include "run/llama_model_run.h"
 #include "run/llama_run.h"  // llama_token_text
 #include "run/pipeline.h"
+#include "run/run_cache.h"
 #include "model/kv_cache.h"
 #include "numerics/gemm.h"
 #include "text/gpt2_tokenizer.h"
@@ -68,11 +69,11 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
     return w;
 }
 
-Tokenized with_token(Tokenized tokens, int64_t id) {
+Tokenized with_token(const LoadedModel& model, Tokenized tokens, int64_t id) {
     tokens.ids.push_back(id);
-    tokens.tokens.push_back(id < Gpt2Tokenizer::kVocabSize ? gpt2_tokenizer().token_display(id)
-                                                           : "<" + std::to_string(id) + ">");
-    if (!tokens.special.empty()) tokens.special.push_back(id == Gpt2Tokenizer::kEndOfText);
+    tokens.tokens.push_back(model_token_text(model, id));
+    const bool special = model.llama ? model.tokenizer && model.tokenizer->is_special(id) : id == Gpt2Tokenizer::kEndOfText;
+    if (!tokens.special.empty()) tokens.special.push_back(special);
     if (!tokens.word.empty()) tokens.word.push_back(tokens.word.back() + 1);
     return tokens;
 }
@@ -121,12 +122,12 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     if (generated_in_view && s.generate > 0) {  // the generated ids, as generate appends them
         const std::vector<int64_t> all = generate_cached(m, run.tokens.ids, s.generate, run.sampler);
         run.generated.assign(all.begin() + static_cast<std::ptrdiff_t>(run.tokens.ids.size()), all.end());
-        for (const int64_t id : run.generated) run.tokens = with_token(std::move(run.tokens), id);
+        for (const int64_t id : run.generated) run.tokens = with_token(model, std::move(run.tokens), id);
     }
 
     // Keys and values are T x head_dim a head: kept everywhere, they are the cache.
-    std::vector<KeptStages> keep(m.blocks.size(), KeptStages::only({"weights", "keys", "values"}));
-    if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only({"weights", "keys", "values"}, run.head);
+    std::vector<KeptStages> keep(m.blocks.size(), KeptStages::only(model_run_stages(model)));
+    if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only(model_run_stages(model), run.head);
     // The logits of the positions whose next tokens are shown (the last; --next-at's) and
     // generation starts from (the last): not all T x vocab, GPT-2 small's largest product.
     std::vector<Eigen::Index> logit_rows{static_cast<Eigen::Index>(position)};
@@ -165,28 +166,59 @@ void ModelRunSteps::step() {
     finished_ = true;
 }
 
+namespace {
+
+// A trace of T tokens whose every head's weights are `before`'s (T0 x T0) in the top left
+// corner: the rows the new tokens' cached steps fill, the new columns of earlier rows
+// masked (0).
+GptTrace padded_weights(const GptTrace& before, const std::vector<int64_t>& ids, const std::vector<std::string>& kept) {
+    const auto T = static_cast<Eigen::Index>(ids.size());
+    GptTrace trace;
+    trace.ids = ids;
+    trace.blocks.resize(before.blocks.size());
+    for (size_t l = 0; l < before.blocks.size(); ++l) {
+        Trace& att = trace.blocks[l].attention;
+        const Trace& was = before.blocks[l].attention;
+        att.variant = was.variant;
+        att.causal = true;
+        att.head_groups = was.head_groups;  // a Llama's query heads' key/value heads
+        att.kept = KeptStages::only(kept);
+        att.heads.resize(was.heads.size());
+        for (size_t h = 0; h < was.heads.size(); ++h) {
+            const Matrix& w = was.heads[h].at("weights");
+            Matrix weights = Matrix::Zero(T, T);
+            weights.topLeftCorner(w.rows(), w.cols()) = w;
+            att.heads[h].add("weights", std::move(weights), Axis::Tokens);
+        }
+    }
+    return trace;
+}
+
+}  // namespace
+
 std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,
                                          std::optional<int> next_at) {
-    if (!previous.model.model) return std::nullopt;  // a Llama-family run keeps no cache
-    const GptModel& m = *previous.model.model;
+    const ModelShape shape = model_shape(previous.model);
     const std::vector<int64_t>& old_ids = previous.tokens.ids;
     const std::vector<int64_t>& ids = tokens.ids;
-    if (!previous.cache || !previous.trace || ids.size() <= old_ids.size() || static_cast<int64_t>(ids.size()) > m.cfg.context_length ||
+    if (!previous.trace || ids.size() <= old_ids.size() || static_cast<int64_t>(ids.size()) > shape.context_length ||
         !std::equal(old_ids.begin(), old_ids.end(), ids.begin()))
         return std::nullopt;
     for (size_t i = old_ids.size(); i < ids.size(); ++i)
-        if (ids[i] >= m.cfg.vocab_size) return std::nullopt;  // the full run words the refusal
+        if (ids[i] < 0 || ids[i] >= shape.vocab_size) return std::nullopt;  // the full run words the refusal
     const auto T0 = static_cast<Eigen::Index>(old_ids.size()), T = static_cast<Eigen::Index>(ids.size());
     const Eigen::Index position = next_at ? *next_at : T - 1;
     if (position < 0 || position >= T) return std::nullopt;  // the full run words the refusal
+    std::unique_ptr<GrowingCache> cache = growing_cache(previous);  // a copy: previous stays on screen
+    if (!cache) return std::nullopt;
     ModelRun run;
     run.next_position = position;
     // Before the new tokens: the causal mask keeps their logits out of that row, so
     // previous's next tokens there are the longer text's.
     if (position < T0) {
         if (previous.next_position == position) run.next_tokens = previous.next_tokens;
-        else if (!previous.extended)  // a full run: that row's logits, from its final LayerNorm
-            run.next_tokens = next_tokens_of(logits_at(m, *previous.trace, position), previous.sampler.how());
+        else if (!previous.extended)  // a full run: that row's logits, from its final norm
+            run.next_tokens = next_tokens_of(run_logits_at(previous, position), previous.sampler.how());
         else return std::nullopt;  // an extended run keeps its last row's logits only
     }
     run.model = previous.model;
@@ -194,59 +226,36 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     run.layer = previous.layer;
     run.head = -1;  // no head has every stage yet
     run.extended = true;
-    GptCache cache = *previous.cache;
-    GptTrace trace;
-    trace.ids = ids;
-    trace.blocks.resize(m.blocks.size());
-    for (size_t l = 0; l < m.blocks.size(); ++l) {
-        Trace& att = trace.blocks[l].attention;
-        const Trace& before = previous.trace->blocks[l].attention;
-        att.variant = before.variant;
-        att.causal = true;
-        att.kept = KeptStages::only({"weights", "keys", "values"});
-        att.heads.resize(before.heads.size());
-        for (size_t h = 0; h < before.heads.size(); ++h) {
-            Matrix weights = Matrix::Zero(T, T);  // the new columns of earlier rows: masked, 0
-            weights.topLeftCorner(T0, T0) = before.heads[h].at("weights");
-            att.heads[h].add("weights", std::move(weights), Axis::Tokens);
-        }
-    }
+    GptTrace trace = padded_weights(*previous.trace, ids, model_run_stages(run.model));
     TokenStep step;
     for (Eigen::Index i = T0; i < T; ++i) {
-        step = append_token(m, cache, ids[static_cast<size_t>(i)]);
+        step = cache->append(ids[static_cast<size_t>(i)]);
         if (i == position) run.next_tokens = next_tokens_of(step.logits, previous.sampler.how());
         for (size_t l = 0; l < step.weights.size(); ++l)
-            for (size_t h = 0; h < step.weights[l].size(); ++h)
+            for (size_t h = 0; h < step.weights[l].size(); ++h)  // every query head's
                 trace.blocks[l].attention.heads[h].stages[0].value.row(i).head(i + 1) = step.weights[l][h];  // 1 x (i+1)
     }
-    // Each head's keys and values, T x head_dim, from the cache (a later append and the
-    // head lines read them).
-    for (size_t l = 0; l < m.blocks.size(); ++l) {
-        Trace& att = trace.blocks[l].attention;
-        const auto hd = static_cast<Eigen::Index>(m.cfg.emb_dim / m.cfg.n_heads);
-        for (size_t h = 0; h < att.heads.size(); ++h) {
-            const auto col = static_cast<Eigen::Index>(h) * hd;
-            att.heads[h].add("keys", cache.keys[l].block(0, col, T, hd), Axis::Tokens);
-            att.heads[h].add("values", cache.values[l].block(0, col, T, hd), Axis::Tokens);
-        }
-    }
+    // Each head's keys and values, T x head_dim, from the cache (the head lines read them).
+    for (size_t l = 0; l < trace.blocks.size(); ++l)
+        for (size_t h = 0; h < trace.blocks[l].attention.heads.size(); ++h)
+            cache->add_keys_values(l, h, trace.blocks[l].attention.heads[h]);
     trace.logits = step.logits;  // the last position's only
     trace.logit_rows = {T - 1};
     run.trace = std::make_shared<const GptTrace>(std::move(trace));
-    run.cache = std::make_shared<const GptCache>(std::move(cache));
+    cache->store(run);
     run.sampler = previous.sampler;
     score_heads(run);
     return run;
 }
 
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at) {
-    if (!previous.trace || !previous.cache) return std::nullopt;
+    if (!previous.trace) return std::nullopt;
     TokenSampler sampler = previous.sampler;  // previous keeps its own stream: it stays on screen
     // The last position's logits: every run computes them (a full run's last row, an
     // extended run's only row).
     const auto last = static_cast<Eigen::Index>(previous.tokens.ids.size()) - 1;
-    const int64_t id = sampler.next(logits_at(*previous.model.model, *previous.trace, last));
-    std::optional<ModelRun> run = extend_model_run(previous, with_token(previous.tokens, id), next_at);
+    const int64_t id = sampler.next(run_logits_at(previous, last));
+    std::optional<ModelRun> run = extend_model_run(previous, with_token(previous.model, previous.tokens, id), next_at);
     if (!run) return std::nullopt;
     run->sampler = std::move(sampler);
     run->generated = previous.generated;

@@ -106,8 +106,8 @@ private:
     std::optional<GptForward> forward_;
     bool finished_ = false;
 };
-// `tokens` and one more token, shown as GPT-2 shows it.
-Tokenized with_token(Tokenized tokens, int64_t id);
+// `tokens` and one more token, shown as `model` shows it (model_token_text).
+Tokenized with_token(const LoadedModel& model, Tokenized tokens, int64_t id);
 
 // `previous` with the tokens `tokens` adds to its own (its ids must start with
 // previous's), each new token one cached step (kv_cache.h: its query against the cached
