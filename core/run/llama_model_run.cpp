@@ -2,6 +2,7 @@
 
 #include "run/llama_run.h"
 #include "run/pipeline.h"  // InputError
+#include "run/run_cache.h"
 
 namespace attn {
 
@@ -55,10 +56,12 @@ ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budg
         if (generated_in_view)
             for (const int64_t id : run.generated) run.tokens = with_token(model, std::move(run.tokens), id);
     }
-    // Every head's weights, keys and values; the detail layer's head every stage.
-    std::vector<KeptStages> keep(static_cast<size_t>(c.layers), KeptStages::only({"weights", "keys", "values"}));
-    if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only({"weights", "keys", "values"}, run.head);
+    // Every head's weights, and the rotated keys and values the KV cache is made of (kept
+    // in place of the unrotated keys: no more numbers); the detail layer's head every stage.
+    std::vector<KeptStages> keep(static_cast<size_t>(c.layers), KeptStages::only(model_run_stages(model)));
+    if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only(model_run_stages(model), run.head);
     LlamaTrace forward = llama_forward(m, run.tokens.ids, keep);
+    run.llama_cache = std::make_shared<const LlamaCache>(llama_cache_from_trace(c, forward));
     const RowVector last_logits = std::move(forward.last_logits);
     auto trace = std::make_shared<GptTrace>(as_model_trace(std::move(forward)));
     // The logits of the positions shown (the last; --next-at's), as a GPT run keeps them.

@@ -9,8 +9,9 @@
 
 namespace attn {
 
-// What run_model does for a model with model.llama. No KV cache is kept: a longer text
-// or one more generated token is a full run. Throws ModelFileError (no tokenizer.json
+// What run_model does for a model with model.llama. The run keeps its KV cache (its
+// key/value heads' rotated keys and values), from which extend_model_run and
+// extend_generated append tokens as they do a GPT model's. Throws ModelFileError (no tokenizer.json
 // the app reads, an id outside the vocabulary) or InputError (a text past the model's
 // positions, a layer or head it has not, work over the budget) with one line.
 ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view);

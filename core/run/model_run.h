@@ -16,6 +16,7 @@
 #include "model/gpt_forward.h"
 #include "model/head_scores.h"
 #include "model/kv_cache.h"
+#include "model/llama_cache.h"
 #include "model/model_source.h"
 #include "model/next_token.h"
 #include "settings/settings.h"
@@ -41,8 +42,11 @@ struct ModelRun {
     // What a head attending uniformly to what it may see scores on the same tokens: on a
     // short text even that puts much weight on the first token (row 0 has nothing else).
     HeadScores chance_scores;
-    // The keys and values of every layer (kv_cache.h): what appending a token reuses.
+    // The keys and values of every layer: what appending a token reuses (run_cache.h grows
+    // either). A GPT model's (kv_cache.h), or a Llama-family model's (llama_cache.h: its
+    // key/value heads', not its query heads').
     std::shared_ptr<const GptCache> cache;
+    std::shared_ptr<const LlamaCache> llama_cache;
     bool extended = false;  // made by extend_model_run: every head's weights only
 };
 
@@ -110,14 +114,15 @@ private:
 Tokenized with_token(const LoadedModel& model, Tokenized tokens, int64_t id);
 
 // `previous` with the tokens `tokens` adds to its own (its ids must start with
-// previous's), each new token one cached step (kv_cache.h: its query against the cached
-// keys): every layer's and head's weights gain a row and a masked column. The next
+// previous's), each new token one cached step (kv_cache.h, a Llama's llama_cache.h: its
+// query against the cached keys): every layer's and query head's weights gain a row and a
+// masked column. The next
 // tokens are `next_at`'s (unset: the last token's, from the last step): a new position's
 // from its step; an earlier one's are previous's (causal: tokens after a position do not
 // change its logits), from its next tokens when they are that position's, else from its
 // logits when it is a full run (an extended run keeps the last row only). The run keeps
-// every head's weights (and keys and values), not the detail head's other stages: a full
-// run brings those. Nothing when the tokens do not extend previous's, would pass the
+// every head's weights (and keys and values, model_run_stages'), not the detail head's other
+// stages: a full run brings those. Nothing when the tokens do not extend previous's, would pass the
 // context length, or next_at is past them or an earlier position previous cannot give.
 std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,
                                          std::optional<int> next_at = std::nullopt);

@@ -1,12 +1,37 @@
 #include "run/run_cache.h"
 
+#include <cstdio>
 #include <utility>
+
+#include "attention/cache_sizes.h"  // format_bytes
 
 namespace attn {
 
 std::vector<std::string> model_run_stages(const LoadedModel& model) {
     if (model.llama) return {"weights", "keys_rotated", "values"};
     return {"weights", "keys", "values"};
+}
+
+RunCacheSize run_cache_size(const ModelRun& run) {
+    const ModelShape shape = model_shape(run.model);
+    return {shape.layers, shape.kv_heads, shape.heads, shape.head_dim, static_cast<int64_t>(run.tokens.ids.size())};
+}
+
+std::string run_cache_line(const ModelRun& run) {
+    const RunCacheSize c = run_cache_size(run);
+    const bool grouped = c.kv_heads < c.heads;
+    const auto count = [](int64_t n, const char* one, const char* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::string line = "KV cache: " + count(c.layers, "layer", "layers") + " × " +
+                       (grouped ? count(c.kv_heads, "key/value head", "key/value heads") : count(c.heads, "head", "heads")) +
+                       " × " + std::to_string(c.head_dim) + " dims × " + count(c.tokens, "token", "tokens") +
+                       " × keys and values = " + format_bytes(static_cast<double>(c.bytes())) + " (float32)";
+    if (!grouped) return line;
+    char times[32];
+    std::snprintf(times, sizeof times, "%g×", static_cast<double>(c.heads) / c.kv_heads);
+    return line + "; a key/value head for each of the " + std::to_string(c.heads) + " query heads would need " +
+           format_bytes(static_cast<double>(c.per_query_head_bytes())) + ", " + times + " as much";
 }
 
 namespace {
@@ -31,9 +56,29 @@ private:
     GptCache cache_;
 };
 
+// A Llama's cache (llama_cache.h): each layer's key/value heads side by side, exactly T
+// rows; query head h reads key/value head h / group_size (repeat_interleave).
+class GrowingLlamaCache : public GrowingCache {
+public:
+    explicit GrowingLlamaCache(const ModelRun& run) : model_(*run.model.llama), cache_(*run.llama_cache) {}
+    TokenStep append(int64_t id) override { return llama_append_token(model_, cache_, id); }
+    void add_keys_values(size_t layer, size_t head, HeadTrace& out) const override {
+        const LlamaConfig& c = model_.config();
+        const Eigen::Index col = static_cast<Eigen::Index>(head) / c.group_size() * c.head_dim;
+        out.add("keys_rotated", cache_.keys[layer].middleCols(col, c.head_dim), Axis::Tokens);
+        out.add("values", cache_.values[layer].middleCols(col, c.head_dim), Axis::Tokens);
+    }
+    void store(ModelRun& run) override { run.llama_cache = std::make_shared<const LlamaCache>(std::move(cache_)); }
+
+private:
+    const LlamaCheckpoint& model_;
+    LlamaCache cache_;
+};
+
 }  // namespace
 
 std::unique_ptr<GrowingCache> growing_cache(const ModelRun& run) {
+    if (run.model.llama && run.llama_cache) return std::make_unique<GrowingLlamaCache>(run);
     if (run.model.model && run.cache) return std::make_unique<GrowingGptCache>(run);
     return nullptr;
 }
