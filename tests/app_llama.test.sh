@@ -5,7 +5,8 @@
 # placed in a Hugging Face cache ($HF_HUB_CACHE) as models--test--tiny-qwen2. The model list
 # offers it; picked, its tokens and next tokens are the CLI's (cli_llama.test.sh and
 # test_llama_model_run.cpp check those against PyTorch); the grid sets each key/value
-# group's query heads apart; "Append the most likely token" appends the first of them.
+# group's query heads apart; "Append the most likely token" appends the first of them, a
+# step from the KV cache.
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
@@ -59,10 +60,14 @@ check "a wider gap between the key/value groups than within one" \
 
 first=$(json "$WORK/cli.json" "s['next_token'][0]['id']")
 count=$(json "$STATE" "len(s['token_ids'])")
+extended=$(json "$STATE" "s['extended_runs']")
 step_to() { click_until "$1" "$2" "$3"; }
 step_to append_token "s['computing'] or len(s['token_ids']) > $count" "append a token"
 check "Append the most likely token appends the CLI's first next token" \
     wait_state "$ran and len(s['token_ids']) == $count + 1 and s['token_ids'][-1] == $first"
+# The full run that brings the shown head's stages follows at once: the count says the
+# token came from the cache (one extended run), not the run on screen.
+check "that token came from the KV cache: one run extended from it" wait_state "s['extended_runs'] == $extended + 1"
 quit_app
 check "quits cleanly" test "$APP_EXIT" -eq 0
 finish

@@ -35,6 +35,7 @@ bool LiveRun::update(bool take) {
             run_requested_at_ = last_request_at_;
             last_compute_ms_ = done->compute_ms;
             last_dropout_only_ = done->dropout_only;
+            if (run_->model && run_->model->extended) ++extended_runs_;
             if (newest) error_.clear();
         } else if (newest) {
             error_ = done->error;

@@ -64,6 +64,10 @@ public:
     const attn::ModelRun* model_run() const { return run_ ? run_->model.get() : nullptr; }
     double last_compute_ms() const { return last_compute_ms_; }
     bool last_was_dropout_only() const { return last_dropout_only_; }
+    // How many model runs on screen so far came from the KV cache (extend_model_run): the
+    // full run that brings the shown head's stages follows each at once, so a test reads
+    // this count rather than catch the extended run on screen.
+    uint64_t extended_runs() const { return extended_runs_; }
     // When the run on screen was asked for (to measure change-to-view latency).
     std::chrono::steady_clock::time_point run_requested_at() const { return run_requested_at_; }
 
@@ -83,6 +87,7 @@ private:
     std::string pending_progress_, pending_error_;
     double last_compute_ms_ = 0.0;
     bool last_dropout_only_ = false;
+    uint64_t extended_runs_ = 0;
     uint64_t last_request_id_ = 0;
     std::chrono::steady_clock::time_point last_request_at_, run_requested_at_;
 };

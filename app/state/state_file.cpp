@@ -36,6 +36,7 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
     j["ui_scale"] = ui_scale;
     j["computing"] = live.computing();
     j["run_version"] = live.run_version();
+    j["extended_runs"] = live.extended_runs();
     nlohmann::json tokens = nlohmann::json::array(), ids = nlohmann::json::array();
     if (const attn::Run* run = live.run()) {
         tokens = run->tokens.tokens;

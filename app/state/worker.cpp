@@ -65,9 +65,7 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
         last_model_run_->head == s.head)
         if (std::optional<attn::ModelRun> picked = attn::with_next_at(*last_model_run_, s.next_at))
             run = std::make_shared<const attn::ModelRun>(std::move(*picked));
-    // A Llama-family run keeps no KV cache: every change is a full run.
-    if (!run && append_only && last_model_run_ && last_model_run_->layer == s.layer && model_->model)
-        run = append_to_last(s);
+    if (!run && append_only && last_model_run_ && last_model_run_->layer == s.layer) run = append_to_last(s);
     if (!run) {  // a full run: step_job computes it, a layer a step
         stepping_.emplace();
         stepping_->settings = s;
@@ -83,6 +81,12 @@ size_t Worker::text_tokens(const std::string& text) const {
     return attn::gpt2_tokenizer().encode(text).ids.size();
 }
 
+std::optional<attn::Tokenized> Worker::model_tokens(const std::string& text) const {
+    if (!model_->llama) return attn::gpt2_tokenizer().encode(text);
+    if (!model_->tokenizer) return std::nullopt;  // the full run says it has none
+    return model_->tokenizer->encode(text);
+}
+
 std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Settings& s) {
     // Other sampling settings choose other tokens, from the first generated one on.
     if (s.sampling != last_model_run_->sampler.how()) return nullptr;
@@ -94,8 +98,9 @@ std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Setting
         more = attn::extend_generated(*last_model_run_, s.next_at);
         for (int n = last_generate_ + 1; more && n < s.generate; ++n) more = attn::extend_generated(*more, s.next_at);
     } else if (s.generate == 0 && last_generate_ == 0) {
-        // Typed words that only add tokens to the last text's.
-        more = attn::extend_model_run(*last_model_run_, attn::gpt2_tokenizer().encode(s.text), s.next_at);
+        // Typed words that only add tokens to the last text's, as the model tokenizes them.
+        if (std::optional<attn::Tokenized> tokens = model_tokens(s.text))
+            more = attn::extend_model_run(*last_model_run_, *tokens, s.next_at);
     }
     if (!more) return nullptr;
     last_text_ = s.text;

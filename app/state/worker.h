@@ -110,6 +110,9 @@ private:
     // context is full, or the picked position's next tokens need a full run).
     std::shared_ptr<const attn::ModelRun> append_to_last(const attn::Settings& s);
     size_t text_tokens(const std::string& text) const;  // by model_'s tokenizer
+    // The text as model_ tokenizes it (GPT-2's BPE, a Llama's tokenizer.json); nothing
+    // for a Llama without a tokenizer the app reads.
+    std::optional<attn::Tokenized> model_tokens(const std::string& text) const;
     std::shared_ptr<const attn::ModelRun> last_model_run_;  // of model_, what an append extends
     std::string last_text_;  // its settings' text and generated tokens
     int last_generate_ = 0;

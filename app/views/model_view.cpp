@@ -247,7 +247,8 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Appends %s ten times, one run each: %s and drawn as it comes.%s",
                           how.sampled() ? "a sampled token" : "the most likely token",
-                          m.model.llama ? "each a full forward of this model (the app keeps no KV cache for it yet)"
+                          m.model.llama ? "every new token's attention row is computed from the cached keys and "
+                                          "values of the key/value heads, which the query heads of a group share"
                                         : "every new token's attention row is computed from the cached keys and "
                                           "values (chapter 4's KV cache)",
                           how.sampled() ? " The draws continue one random stream: the ten tokens are those one "
