@@ -6,7 +6,7 @@
 # offers it; picked, its tokens and next tokens are the CLI's (cli_llama.test.sh and
 # test_llama_model_run.cpp check those against PyTorch); the grid sets each key/value
 # group's query heads apart; "Append the most likely token" appends the first of them, a
-# step from the KV cache.
+# step from the KV cache, whose size (the key/value heads') the view shows.
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
@@ -58,6 +58,12 @@ gap() { echo "s['heatmaps']['model/0.$2']['rect'][0] - s['heatmaps']['model/0.$1
 check "a wider gap between the key/value groups than within one" \
     test "$(json "$STATE" "$(gap 1 2) > 2 * ($(gap 0 1))")" = true
 
+# The KV cache holds the 2 key/value heads' keys and values (head_dim 8, config.json's),
+# not the 4 query heads': 3 x 2 x 8 floats a token each, float32.
+cache_bytes="s['model_run']['kv_cache_bytes'] == 3 * 2 * 8 * len(s['token_ids']) * 2 * 4"
+check "the model view shows the KV cache's size, and the state file its bytes" \
+    wait_state "'kv_cache' in s['widgets'] and $cache_bytes"
+
 first=$(json "$WORK/cli.json" "s['next_token'][0]['id']")
 count=$(json "$STATE" "len(s['token_ids'])")
 extended=$(json "$STATE" "s['extended_runs']")
@@ -68,6 +74,7 @@ check "Append the most likely token appends the CLI's first next token" \
 # The full run that brings the shown head's stages follows at once: the count says the
 # token came from the cache (one extended run), not the run on screen.
 check "that token came from the KV cache: one run extended from it" wait_state "s['extended_runs'] == $extended + 1"
+check "the cache grew by the token" wait_state "$ran and len(s['token_ids']) == $count + 1 and $cache_bytes"
 quit_app
 check "quits cleanly" test "$APP_EXIT" -eq 0
 finish

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "run/model_run.h"
+#include "run/run_cache.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace {
@@ -61,6 +62,11 @@ TEST_CASE("appending tokens from the KV cache gives the full run's weights and n
         CHECK(extended->next_tokens[i].id == full.next_tokens[i].id);
         CHECK(std::abs(extended->next_tokens[i].prob - full.next_tokens[i].prob) < 1e-5);
     }
+    // The cache's size as the model view words it: GPT-2 has a key/value head per head.
+    CHECK(extended->cache->ids == full.tokens.ids);
+    CHECK(attn::run_cache_size(*extended).bytes() == 2 * 4 * 8 * 7 * 2 * 4);
+    CHECK(attn::run_cache_line(*extended) ==
+          "KV cache: 2 layers × 4 heads × 8 dims × 7 tokens × keys and values = 3.6 kB (float32)");
     // And again from the extended run, as the app's generation does token after token.
     const std::optional<attn::ModelRun> again = attn::extend_model_run(*extended, attn::gpt2_tokenizer().encode("a!b!c!d!"));
     REQUIRE(again);

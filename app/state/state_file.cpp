@@ -5,6 +5,7 @@
 #include "base/file_io.h"
 #include "classroom/session_file.h"
 #include "run/model_run.h"
+#include "run/run_cache.h"
 
 namespace app {
 
@@ -58,7 +59,8 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"n_layer", shape.layers}, {"n_head", shape.heads}, {"n_kv_head", shape.kv_heads},
                           {"layer", m->layer},              {"head", m->head},
                           {"next_token", next},             {"extended", m->extended},
-                          {"next_token_position", m->next_position}};
+                          {"next_token_position", m->next_position},
+                          {"kv_cache_bytes", attn::run_cache_size(*m).bytes()}};
     }
     j["activity"] = live.activity();
     const WorkProgress progress = live.progress();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "graphics/ui_colors.h"
+#include "run/run_cache.h"
 #include "views/pipeline_view.h"
 #include "views/stage_labels.h"
 #include "views/wrapping.h"
@@ -274,6 +275,9 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", method);
     widgets.record("sampling");
+    // What Append and Generate reuse: the key/value heads' keys and values, not the query heads'.
+    text_wrapped_disabled("%s", attn::run_cache_line(m).c_str());
+    widgets.record("kv_cache");
     if (!m.generated.empty()) {
         text_wrapped("%zu generated token%s after the text (the last %zu chips), appended by id as generate does: %s.",
                      m.generated.size(), m.generated.size() == 1 ? "" : "s", m.generated.size(),
