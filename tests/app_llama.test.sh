@@ -12,26 +12,13 @@ need xvfb-run xdotool python3
 in_own_display
 
 HUB="$WORK/hub"
-REPO="$HUB/models--test--tiny-qwen2"
-SNAP="$REPO/snapshots/abc123"
-mkdir -p "$SNAP" "$REPO/refs"
-echo abc123 >"$REPO/refs/main"
-cp "$TESTS"/golden/llama/qwen2-bias-f16-shards/* "$SNAP/"
-python3 - "$SNAP/tokenizer.json" <<'PY'
-import json, sys
-vocab = {chr(33 + i): i for i in range(94)}
-vocab["\u0120"] = 94  # byte-level BPE's space
-json.dump({"version": "1.0", "normalizer": None,
-           "added_tokens": [{"id": 95, "content": "<|end|>", "special": True, "normalized": False,
-                             "single_word": False, "lstrip": False, "rstrip": False}],
-           "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True},
-           "decoder": {"type": "ByteLevel"},
-           "model": {"type": "BPE", "vocab": vocab, "merges": []}}, open(sys.argv[1], "w"))
-PY
+source "$TESTS/tiny_llama_hub.sh"
+SNAP=$(tiny_llama_hub "$HUB" test/tiny-qwen2)
 export HF_HUB_CACHE="$HUB"
 text="Hello world, hello tea"
 "$CLI" --model "$SNAP" --text "$text" >"$WORK/cli.json" || fail "the CLI runs the folder"
-ran="s['model_run'] is not None and s['model_run']['name'] == '$SNAP' and not s['computing']"
+# The list names it by its repository id, as --model does.
+ran="s['model_run'] is not None and s['model_run']['name'] == 'test/tiny-qwen2' and not s['computing']"
 
 start_app --text "$text"
 wait_state "$(settled 1)"

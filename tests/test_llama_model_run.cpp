@@ -1,9 +1,8 @@
 // A Llama-family model as the app runs it (run_model, the model view's ModelRun) against
 // the same PyTorch golden data as the forward itself (tests/golden/llama_golden.json,
-// written by make_llama_golden.py): the app path must not change a number. The golden
-// folders have no tokenizer.json (their vocabulary is 96 random tokens); each copy here
-// gets one whose tokens are single characters (94 printable ASCII, the space, one special),
-// so that a text of the ids' characters tokenizes back to exactly the golden ids.
+// written by make_llama_golden.py): the app path must not change a number. Each golden
+// folder is copied with a one-character tokenizer.json (llama_fixture.h), so that a text
+// of the ids' characters tokenizes back to exactly the golden ids.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include "model/llama_forward.h"
 #include "run/model_run.h"
 #include "run/run_cache.h"
+#include "llama_fixture.h"
 #include "stage_mismatch.h"
 
 using nlohmann::json;
@@ -26,38 +26,16 @@ namespace {
 
 const std::string kGolden = std::string(ATTNSCOPE_TESTS_DIR) + "/golden/";
 
-// id i < 94 is the character 33 + i: "!" .. "~" (byte-level BPE keeps these bytes as they are).
-json one_character_tokenizer() {
-    json vocab = json::object();
-    for (int i = 0; i < 94; ++i) vocab[std::string(1, static_cast<char>(33 + i))] = i;
-    vocab["\xC4\xA0"] = 94;  // "Ġ": byte-level BPE's space
-    json added = json::array({{{"id", 95}, {"content", "<|end|>"}, {"special", true}, {"normalized", false},
-                               {"single_word", false}, {"lstrip", false}, {"rstrip", false}}});
-    return {{"version", "1.0"},
-            {"added_tokens", added},
-            {"normalizer", nullptr},
-            {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", true}}},
-            {"decoder", {{"type", "ByteLevel"}}},
-            {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", json::array()}}}};
-}
-
-// A copy of golden model `name` with that tokenizer.json (or none).
 struct ModelCopy {
     std::string dir;
     ModelCopy(const std::string& name, bool with_tokenizer) {
         dir = std::filesystem::temp_directory_path() / ("attnscope-llama-run-" + std::to_string(::getpid()) + (with_tokenizer ? "" : "-bare"));
-        std::filesystem::remove_all(dir);
-        std::filesystem::copy(kGolden + "llama/" + name, dir);
-        if (with_tokenizer) std::ofstream(dir + "/tokenizer.json") << one_character_tokenizer().dump();
+        attn::test::copy_golden_llama(name, dir, with_tokenizer);
     }
     ~ModelCopy() { std::filesystem::remove_all(dir); }
 };
 
-std::string text_of(const std::vector<int64_t>& ids) {
-    std::string text;
-    for (const int64_t id : ids) text += static_cast<char>(33 + id);
-    return text;
-}
+using attn::test::text_of;
 
 }  // namespace
 
