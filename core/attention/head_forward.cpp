@@ -32,16 +32,20 @@ Eigen::Index first_key(const HeadJob& job, Eigen::Index i) {
 }
 
 // Rows [r0, r0 + rows) of the weights into `out` (rows x S). Only the keys some row of
-// the block sees are multiplied; the rest of each row becomes 0.
-void weights_rows(const HeadJob& job, Eigen::Index r0, Eigen::Index rows, float root_d_k, MatrixView out) {
+// the block sees are multiplied; the rest of each row becomes 0, up to the block's last
+// seen key only when `whole_rows` is false (a block multiplied by the values and dropped:
+// under the causal mask the zeros past it were half of a T = 1024 forward's memset).
+void weights_rows(const HeadJob& job, Eigen::Index r0, Eigen::Index rows, float root_d_k, MatrixView out,
+                  bool whole_rows = true) {
     const Eigen::Index c0 = first_key(job, r0), c1 = seen_keys(job, r0 + rows - 1);
+    const Eigen::Index width = whole_rows ? out.cols() : c1;
     // (rows x d_k) @ (d_k x (c1 - c0)) -> rows x (c1 - c0)
     gemm(1.0f, job.queries.middleRows(r0, rows), Transpose::No, job.keys.middleRows(c0, c1 - c0), Transpose::Yes,
          0.0f, out.middleCols(c0, c1 - c0));
     for (Eigen::Index i = 0; i < rows; ++i) {
         const Eigen::Index first = first_key(job, r0 + i);
         out.row(i).head(first).setZero();
-        softmax_row(&out(i, first), seen_keys(job, r0 + i) - first, out.cols() - first, root_d_k, r0 + i,
+        softmax_row(&out(i, first), seen_keys(job, r0 + i) - first, width - first, root_d_k, r0 + i,
                     job.alibi_slope, first);
     }
 }
@@ -156,7 +160,7 @@ std::vector<Matrix> attend_head(const HeadJob& job, const Matrix* given, int hea
                            c1 = seen_keys(job, r0 + rows - 1);
         if (!weights) {
             block.resize(rows, S);
-            weights_rows(job, r0, rows, root_d_k, block);
+            weights_rows(job, r0, rows, root_d_k, block, /*whole_rows=*/false);
             if (means)
                 for (Eigen::Index i = 0; i < rows; ++i) {
                     const Eigen::Index first = first_key(job, r0 + i);  // keys before it: masked, not 0
