@@ -335,3 +335,22 @@ TEST_CASE("a fully masked row is reported by softmax_rows, not turned into NaN",
         CHECK(std::fabs(w.row(2).sum() - 1.0f) <= 1e-6f);
     }
 }
+
+TEST_CASE("a row holding NaN becomes NaN, as torch's softmax makes it, and is not taken for a masked row",
+          "[properties]") {
+    // torch.softmax of a row with a NaN anywhere is NaN everywhere (its max is NaN). A
+    // maximum that skipped NaN once made an all-NaN row of logits look fully masked and
+    // threw (fuzz/regressions/fuzz_model_file/overflowing-scores.safetensors). Long rows
+    // too: the first 8 x k elements go through the vectorised pass, the rest one by one.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (const int width : {3, 8, 19}) {
+        INFO("width " << width);
+        Matrix scores = Matrix::Constant(3, width, 0.25f);
+        scores.row(0).setConstant(nan);         // every element
+        scores(1, width - 1) = nan;             // one, in the tail past the last 8 lanes
+        scores(2, 0) = nan;                     // one, in the first lanes
+        Matrix w;
+        REQUIRE_NOTHROW(w = attn::softmax_rows(scores));
+        for (int r = 0; r < 3; ++r) CHECK(w.row(r).array().isNaN().all());
+    }
+}

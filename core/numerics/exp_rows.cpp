@@ -70,7 +70,7 @@ DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
     constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
     const Floats8 minus_inf = Floats8{} + kMinusInf;
     Floats8 max = minus_inf;
-    Ints8 any = Ints8{};
+    Ints8 any = Ints8{}, nan = Ints8{};
     Eigen::Index j = 0;
     for (; j + 8 <= n; j += 8) {
         Floats8 v;
@@ -79,27 +79,35 @@ DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
         std::memcpy(x + j, &v, sizeof v);
         max = v > max ? v : max;  // the order of a maximum does not change it
         any |= v == minus_inf;
+        nan |= v != v;
     }
     DividedRow out{kMinusInf, false};
+    bool has_nan = false;
     for (int k = 0; k < 8; ++k) {
         out.max = max[k] > out.max ? max[k] : out.max;
         out.any_minus_inf = out.any_minus_inf || any[k] != 0;
+        has_nan = has_nan || nan[k] != 0;
     }
     for (; j < n; ++j) {
         x[j] /= divisor;
         out.max = x[j] > out.max ? x[j] : out.max;
         out.any_minus_inf = out.any_minus_inf || x[j] == kMinusInf;
+        has_nan = has_nan || x[j] != x[j];
     }
+    if (has_nan) out.max = std::numeric_limits<float>::quiet_NaN();  // torch's max propagates NaN
     return out;
 }
 #else
 DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
     DividedRow out{-std::numeric_limits<float>::infinity(), false};
+    bool has_nan = false;
     for (Eigen::Index j = 0; j < n; ++j) {
         x[j] /= divisor;
         out.max = x[j] > out.max ? x[j] : out.max;
         out.any_minus_inf = out.any_minus_inf || x[j] == -std::numeric_limits<float>::infinity();
+        has_nan = has_nan || x[j] != x[j];
     }
+    if (has_nan) out.max = std::numeric_limits<float>::quiet_NaN();  // torch's max propagates NaN
     return out;
 }
 #endif
