@@ -56,10 +56,10 @@ TEST_CASE("without its model the real-model lesson is listed with how to get it,
     CHECK(library.errors.empty());
     CHECK(find(library, "open-model") == nullptr);
     REQUIRE(library.missing_model.size() == 1);
-    const attn::MissingModelLesson& missing = library.missing_model[0];
+    const attn::Lesson& missing = library.missing_model[0];
     CHECK(missing.id == "open-model");
     CHECK(missing.model == kRepo);
-    CHECK(attn::missing_model_note(missing) ==
+    CHECK(attn::missing_model_note(missing.model) ==
           "needs HuggingFaceTB/SmolLM2-135M from the Hugging Face cache: huggingface-cli download HuggingFaceTB/SmolLM2-135M");
     CHECK_THROWS_WITH(attn::load_model(kRepo, 0), Catch::Contains("is not in the Hugging Face cache") &&
                                                        Catch::Contains("huggingface-cli download " + std::string(kRepo)));

@@ -173,7 +173,7 @@ nlohmann::json AppPanels::state(const LiveRun& live) const {
     j["lesson"] = lesson;
     j["lesson_errors"] = c.library.errors;
     j["lessons_missing_model"] = nlohmann::json::array();
-    for (const attn::MissingModelLesson& l : c.library.missing_model)
+    for (const attn::Lesson& l : c.library.missing_model)
         j["lessons_missing_model"].push_back({{"id", l.id}, {"model", l.model}});
     j["presenter"] = c.presenter;
     j["controls_hidden"] = c.presenter;

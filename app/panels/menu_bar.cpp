@@ -76,11 +76,11 @@ void lessons_menu(AppContext& app, WidgetRects& widgets) {
             enter_step(c, app.live, static_cast<int>(i), 0);
     }
     // Lessons on a model no checkpoint of which can be shipped: greyed, with how to get it.
-    for (const attn::MissingModelLesson& l : c.library.missing_model) {
+    for (const attn::Lesson& l : c.library.missing_model) {
         const std::string label = l.id + "  " + l.title;
         ImGui::MenuItem(label.c_str(), nullptr, false, false);
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("%s", attn::missing_model_note(l).c_str());
+            ImGui::SetTooltip("%s", attn::missing_model_note(l.model).c_str());
         ImGui::SameLine();
         ImGui::TextDisabled("(needs %s)", l.model.c_str());
     }

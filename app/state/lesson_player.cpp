@@ -31,8 +31,8 @@ int find_lesson(const ViewState& c, const std::string& id) {
 }
 
 std::string why_no_lesson(const ViewState& c, const std::string& id) {
-    for (const attn::MissingModelLesson& l : c.library.missing_model)
-        if (l.id == id) return "lesson " + id + " " + attn::missing_model_note(l);
+    for (const attn::Lesson& l : c.library.missing_model)
+        if (l.id == id) return "lesson " + id + " " + attn::missing_model_note(l.model);
     return "no lesson '" + id + "' in " + attn::lessons_dir();
 }
 

@@ -77,12 +77,12 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
 }
 
 size_t Worker::text_tokens(const std::string& text) const {
-    if (model_ && model_->llama) return model_->tokenizer ? model_->tokenizer->encode_ids(text).size() : 0;
-    return attn::gpt2_tokenizer().encode(text).ids.size();
+    const std::optional<attn::Tokenized> tokens = model_tokens(text);
+    return tokens ? tokens->ids.size() : 0;
 }
 
 std::optional<attn::Tokenized> Worker::model_tokens(const std::string& text) const {
-    if (!model_->llama) return attn::gpt2_tokenizer().encode(text);
+    if (!model_ || !model_->llama) return attn::gpt2_tokenizer().encode(text);
     if (!model_->tokenizer) return std::nullopt;  // the full run says it has none
     return model_->tokenizer->encode(text);
 }

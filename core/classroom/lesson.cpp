@@ -234,18 +234,19 @@ void run_steps(const Lesson& lesson, LessonWork& work) {
 // Every step's flags must give a view, and everything the step names must be in it. A
 // lesson on a cache model is checked to its flags here (check_model_lesson runs it).
 void validate(Lesson& lesson, LessonWork& work) {
-    for (const LessonStep& step : lesson.steps) {
-        const std::string model = cache_model_of(step_settings(step));
-        if (model.empty()) continue;
-        if (!lesson.model.empty() && lesson.model != model)
-            throw LessonError(step.where + ": a lesson runs on one cache model; this step names " + model +
+    std::vector<std::string> models;  // each step's cache model, "" for none
+    for (const LessonStep& step : lesson.steps) models.push_back(cache_model_of(step_settings(step)));
+    for (size_t i = 0; i < models.size(); ++i) {
+        if (models[i].empty()) continue;
+        if (!lesson.model.empty() && lesson.model != models[i])
+            throw LessonError(lesson.steps[i].where + ": a lesson runs on one cache model; this step names " + models[i] +
                               ", an earlier one " + lesson.model);
-        lesson.model = model;
+        lesson.model = models[i];
     }
     if (!lesson.model.empty()) {
-        for (const LessonStep& step : lesson.steps)
-            if (cache_model_of(step_settings(step)).empty())
-                throw LessonError(step.where + ": every step of a lesson on " + lesson.model + " runs on it (--model)");
+        for (size_t i = 0; i < models.size(); ++i)
+            if (models[i].empty())
+                throw LessonError(lesson.steps[i].where + ": every step of a lesson on " + lesson.model + " runs on it (--model)");
         return;
     }
     check_lesson_cost(lesson, work);
@@ -324,14 +325,14 @@ Lesson load_lesson(const std::string& path, LessonWork* work) {
 void check_model_lesson(const Lesson& lesson, LessonWork* work) {
     if (lesson.model.empty()) throw LessonError(lesson.file + ": runs on no cache model");
     if (huggingface_llama_folder(lesson.model).empty())
-        throw LessonError(lesson.file + ": " + missing_model_note({lesson.id, lesson.title, lesson.file, lesson.model}));
+        throw LessonError(lesson.file + ": " + missing_model_note(lesson.model));
     LessonWork unused;
     check_lesson_cost(lesson, work ? *work : unused);
     run_steps(lesson, work ? *work : unused);
 }
 
-std::string missing_model_note(const MissingModelLesson& lesson) {
-    return "needs " + lesson.model + " from the Hugging Face cache: huggingface-cli download " + lesson.model;
+std::string missing_model_note(const std::string& model) {
+    return "needs " + model + " from the Hugging Face cache: huggingface-cli download " + model;
 }
 
 LessonLibrary load_lessons(const std::string& dir) {
@@ -345,10 +346,8 @@ LessonLibrary load_lessons(const std::string& dir) {
     for (const std::string& f : files) {
         try {
             Lesson lesson = load_lesson(f, &library.work);
-            if (!lesson.model.empty() && huggingface_llama_folder(lesson.model).empty())
-                library.missing_model.push_back({lesson.id, lesson.title, lesson.file, lesson.model});
-            else
-                library.lessons.push_back(std::move(lesson));
+            const bool missing = !lesson.model.empty() && huggingface_llama_folder(lesson.model).empty();
+            (missing ? library.missing_model : library.lessons).push_back(std::move(lesson));
         } catch (const LessonError& e) {
             library.errors.push_back(e.what());
         }

@@ -50,13 +50,6 @@ struct Lesson {
     std::string model;
 };
 
-// A lesson whose model is not in this machine's Hugging Face cache: listed with how to
-// get it, not run.
-struct MissingModelLesson {
-    std::string id, title, file;
-    std::string model;  // its repository id
-};
-
 // The work a lesson's check did: what tests assert on instead of the clock. A step is
 // estimated first (every step of the lesson), then run to check what it names.
 struct LessonWork {
@@ -74,7 +67,9 @@ struct LessonWork {
 struct LessonLibrary {
     std::vector<Lesson> lessons;      // in file-name order
     std::vector<std::string> errors;  // one line per file that did not load
-    std::vector<MissingModelLesson> missing_model;  // lessons on a cache model it does not have
+    // Lessons on a cache model this machine's cache does not have: listed with how to get
+    // it (missing_model_note), not run.
+    std::vector<Lesson> missing_model;
     LessonWork work;                  // for every file, loaded or refused
 };
 
@@ -96,7 +91,7 @@ LessonLibrary load_lessons(const std::string& dir);
 // checks the other lessons. Throws LessonError (also when the cache has no such model).
 void check_model_lesson(const Lesson& lesson, LessonWork* work = nullptr);
 // "needs ORG/NAME from the Hugging Face cache: huggingface-cli download ORG/NAME".
-std::string missing_model_note(const MissingModelLesson& lesson);
+std::string missing_model_note(const std::string& model);
 
 // The default settings with the step's flags applied. Throws LessonError.
 Settings step_settings(const LessonStep& step);

@@ -59,19 +59,24 @@ void exp_shifted(float* x, Eigen::Index n, float max) {
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
-// GCC's vector types: eight lanes of running maxima and -inf flags, one AVX2 register
-// each in the avx2 clone (two SSE2 ones in the other). GCC left the same plain loop
-// scalar (a compare and a cmov an element).
+// GCC's vector types: eight lanes of running maxima, -inf and NaN flags, one AVX2 register
+// each in the avx2 clone (two SSE2 ones in the other). GCC left a plain loop scalar (a
+// compare and a cmov an element). Clang (the browser's build) runs the plain loop below.
+#define ATTN_DIVIDE_ROW_LANES 1
 using Floats8 = float __attribute__((vector_size(32)));
 using Ints8 = int32_t __attribute__((vector_size(32)));
+#endif
 
 ATTN_VECTOR_CLONES("avx2", "default")
 DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
     constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+    DividedRow out{kMinusInf, false};
+    bool has_nan = false;
+    Eigen::Index j = 0;
+#ifdef ATTN_DIVIDE_ROW_LANES
     const Floats8 minus_inf = Floats8{} + kMinusInf;
     Floats8 max = minus_inf;
     Ints8 any = Ints8{}, nan = Ints8{};
-    Eigen::Index j = 0;
     for (; j + 8 <= n; j += 8) {
         Floats8 v;
         std::memcpy(&v, x + j, sizeof v);
@@ -81,13 +86,12 @@ DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
         any |= v == minus_inf;
         nan |= v != v;
     }
-    DividedRow out{kMinusInf, false};
-    bool has_nan = false;
     for (int k = 0; k < 8; ++k) {
         out.max = max[k] > out.max ? max[k] : out.max;
         out.any_minus_inf = out.any_minus_inf || any[k] != 0;
         has_nan = has_nan || nan[k] != 0;
     }
+#endif
     for (; j < n; ++j) {
         x[j] /= divisor;
         out.max = x[j] > out.max ? x[j] : out.max;
@@ -97,20 +101,6 @@ DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
     if (has_nan) out.max = std::numeric_limits<float>::quiet_NaN();  // torch's max propagates NaN
     return out;
 }
-#else
-DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
-    DividedRow out{-std::numeric_limits<float>::infinity(), false};
-    bool has_nan = false;
-    for (Eigen::Index j = 0; j < n; ++j) {
-        x[j] /= divisor;
-        out.max = x[j] > out.max ? x[j] : out.max;
-        out.any_minus_inf = out.any_minus_inf || x[j] == -std::numeric_limits<float>::infinity();
-        has_nan = has_nan || x[j] != x[j];
-    }
-    if (has_nan) out.max = std::numeric_limits<float>::quiet_NaN();  // torch's max propagates NaN
-    return out;
-}
-#endif
 
 ATTN_VECTOR_CLONES("avx2", "default")
 void scale_row(float* x, Eigen::Index n, float factor) {

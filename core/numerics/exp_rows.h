@@ -11,9 +11,9 @@ void exp_shifted(float* x, Eigen::Index n, float max);
 
 // x[j] /= divisor for j < n, as torch divides the scores by sqrt(d_k): the largest
 // result (-inf when every one is -inf; NaN when any is NaN, as torch's max) and whether
-// any is -inf. One pass where the
-// portable build's Eigen took three (divide, maxCoeff, a search for -inf), each with
-// SSE2's four lanes: they were 8.6% of an MHA forward at T = 1024 on one thread.
+// any is -inf. One pass where the portable build's Eigen took three (divide, maxCoeff, a
+// search for -inf), each with SSE2's four lanes: they were 8.6% of an MHA forward at
+// T = 1024 on one thread.
 struct DividedRow {
     float max;
     bool any_minus_inf;
