@@ -9,24 +9,25 @@ def head_scores(model, seqs):
     attention pattern A and a 0/1 template P, averaged over the sequences. [4, layers, heads]:
     previous-token, duplicate-token, induction, first-token."""
     model.eval()
-    blocks = list(model.trf_blocks)
+    device, blocks = next(model.parameters()).device, list(model.trf_blocks)
     for b in blocks:
         b.att.keep_weights = True
     total = 0
     for s in seqs:
+        s = s.to(device)
         model(s[None])
         A = torch.stack([b.att.last_weights[0] for b in blocks])  # [layers, heads, T, T]
         T = len(s)
-        prev = torch.diag(torch.ones(T - 1), -1)
+        prev = torch.diag(torch.ones(T - 1, device=device), -1)
         dup = torch.tril((s[:, None] == s[None, :]).float(), diagonal=-1)  # an earlier same token
         ind = torch.tril(torch.nn.functional.pad(dup[:, :-1], (1, 0)))  # the token after an earlier copy
-        first = torch.zeros(T, T)
+        first = torch.zeros(T, T, device=device)
         first[:, 0] = 1
         P = torch.stack([prev, dup, ind, first])[:, None, None]
         total = total + (A * P).sum((-1, -2)) / A.sum((-1, -2))
     for b in blocks:
         b.att.keep_weights, b.att.last_weights = False, None
-    return total / len(seqs)
+    return (total / len(seqs)).float().cpu()
 
 
 CARD = """# sotu-small: attnscope's small trained GPT-2-shaped model
@@ -63,9 +64,8 @@ clipped at 1.0 after the warmup. {r[steps]} steps of {t[batch_size]} x {c[contex
 non-overlapping windows, reshuffled each epoch): **{r[tokens_seen]:,d} tokens seen**, {r[epochs]:.2f} epochs.
 Seed {t[seed]}. The embeddings start from GPT-2's N(0, 0.02), not the book's N(0, 1), which a tied head cannot use.{recipe_notes}
 
-Training took **{train_min:.1f} min** ({tok_s:.0f} tokens/s), the whole run {total_min:.1f} min, on {r[cores]}
-cores ({r[cpu]}), torch {r[torch]}, {r[threads]} thread(s). Other processes used {r[others_cores]:.2f} cores on
-average meanwhile.
+Training took **{train_min:.1f} min** ({tok_s:.0f} tokens/s), the whole run {total_min:.1f} min, on {r[hardware]},
+torch {r[torch]}. Other processes used {r[others_cores]:.2f} cores on average meanwhile.
 
 ## Losses (nats per token, on the same {r[val_targets]:,d} validation targets)
 
@@ -97,8 +97,8 @@ training) + the same {half} again. On the model reloaded from `model.safetensors
 ## Intended use and limitations
 
 For teaching: seeing in attnscope what the heads of a small trained model do (previous-token heads, attention
-sinks, ...) beside the book's untrained models. It is tiny and has read a few million tokens of one genre, US
-political speeches from 1790 to 2021: it writes in their style, carries their views and biases, repeats itself
+sinks, ...) beside the book's untrained models. It is tiny and has read {r[tokens_seen]:,d} tokens, {r[epochs]:.1f} passes over
+{r[train_tokens]:,d} tokens of one genre, US political speeches from 1790 to 2021: it writes in their style, carries their views and biases, repeats itself
 and knows nothing reliable. Not for generating anything real.
 """
 

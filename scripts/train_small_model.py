@@ -5,7 +5,8 @@ Needs Debian's python3-torch, python3-numpy and python3-regex, and npm (for the 
 GPTModel (book_gpt.py) learns the US State of the Union addresses, in GPT-2's BPE (gpt2_bpe.py), with chapter 5's
 recipe (AdamW) and appendix D's warmup, cosine decay and clipping. Writes assets/models/sotu-small/: model.safetensors
 (F16, Hugging Face GPT-2 names), config.json, train.log (a copy of stdout) and MODEL_CARD.md. The corpus and its
-token ids are cached in $XDG_CACHE_HOME/attnscope (default ~/.cache/attnscope).
+token ids are cached in $XDG_CACHE_HOME/attnscope (default ~/.cache/attnscope). With --device cuda it trains on a
+GPU with bf16 autocast (same recipe, same outputs); scripts/train_sweep.sh runs several recipes side by side there.
 """
 import os
 import sys
@@ -17,17 +18,18 @@ import sys
 THREADS = int(os.environ.get("ATTNSCOPE_TRAIN_THREADS", "1"))
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
-import argparse, ctypes, json, math, resource, time  # noqa: E402
+import argparse, copy, ctypes, json, math, resource, time  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpt2_bpe  # noqa: E402
 from book_gpt import GPTModel, generate_text_simple  # noqa: E402
-from gpt2_safetensors import gpt2_tensors, load_weights_into_gpt, read_safetensors, write_safetensors  # noqa: E402,E501
+from gpt2_safetensors import gpt2_tensors, write_safetensors  # noqa: E402
 from sotu_corpus import (PACKAGE, TARBALL_SHA256, VAL_EVERY, VERSION, cache_dir, load_addresses,  # noqa: E402
                          repeat_first_half, tokenize_corpus, windows)
 from small_model_card import CARD, best_head, head_scores, recipe_notes, score_rows  # noqa: E402
+from small_model_eval import load_exported, mean_loss, print_scores, type_scores  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 TRAIN_SAMPLE = 256  # windows of the train split for the final train loss
@@ -100,7 +102,7 @@ def batch_loss(model, x, y, positions, vocab=None):
     vocabulary being tokens no training target ever is)."""
     if positions is None and vocab is None:
         return torch.nn.functional.cross_entropy(model(x).flatten(0, 1), y.flatten())
-    h = model.tok_emb(x) + model.pos_emb(torch.arange(x.shape[1]))  # GPTModel.forward up to the head
+    h = model.tok_emb(x) + model.pos_emb(torch.arange(x.shape[1], device=x.device))  # GPTModel.forward up to the head
     for block in model.trf_blocks:
         h = block(h)
     if positions is not None:
@@ -122,16 +124,6 @@ def batch_vocab(frequent, y):
     return ids, index_of
 
 
-@torch.no_grad()
-def mean_loss(model, x, y, batch=16):
-    model.eval()
-    total = 0.0
-    for i in range(0, len(x), batch):
-        total += torch.nn.functional.cross_entropy(
-            model(x[i:i + batch]).flatten(0, 1), y[i:i + batch].flatten(), reduction="sum").item()
-    return total / y.numel()
-
-
 def lr_at(step, steps, warmup):
     """Appendix D: linear warmup from initial_lr to peak_lr, then cosine decay to min_lr."""
     if step < warmup:
@@ -148,9 +140,16 @@ def others_cpu_seconds():
     return busy - r.ru_utime - r.ru_stime
 
 
-def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
+def schedule_steps(step, budget, started, minutes):
+    """The run's length in steps: `budget` (the token budget's), or fewer where the first `step`
+    steps, begun at `started`, say the budget would take longer than `minutes`."""
+    return max(step + 1, min(budget, int(step * minutes * 60 / (time.time() - started))))
+
+
+def train(model, train_x, train_y, val_x, val_y, common, stop_after=0, device="cpu", minutes=0.0):
     trained = [p for p in model.parameters() if p.requires_grad]  # not fixed sinusoidal positions
-    optimizer = torch.optim.AdamW(trained, lr=TRAIN["peak_lr"], weight_decay=TRAIN["weight_decay"])
+    optimizer = torch.optim.AdamW(trained, lr=TRAIN["peak_lr"], weight_decay=TRAIN["weight_decay"],
+                                  **({"fused": True} if device == "cuda" else {}))
     scored = max(1, round(TRAIN["loss_fraction"] * CFG["context_length"]))
     B, C = TRAIN["batch_size"], CFG["context_length"]
     steps = TRAIN["tokens"] // (B * C)
@@ -159,7 +158,7 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
     seen_ids = torch.unique(train_y)
     index_of = torch.zeros(CFG["vocab_size"], dtype=torch.long)
     index_of[seen_ids] = torch.arange(len(seen_ids))
-    vocab, restricted_steps = (seen_ids, index_of), int(TRAIN["restricted_softmax"] * steps)
+    vocab, restricted_steps = (seen_ids.to(device), index_of.to(device)), int(TRAIN["restricted_softmax"] * steps)
     frequent = torch.tensor(np.argsort(-np.bincount(train_y.flatten().numpy(), minlength=CFG["vocab_size"]),
                                        kind="stable")[:TRAIN["batch_softmax"]].copy())
     if restricted_steps:
@@ -169,9 +168,19 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
     watched = [val_x[i] for i in range(0, len(val_x), len(val_x) // 4)][:4]  # heads followed while training
     print(f"{steps} steps of {B} x {C} tokens, warmup {warmup} steps; "
           f"{len(train_x)} training windows, so {steps * B / len(train_x):.2f} epochs")
-    order, pos, seen, interval = torch.empty(0, dtype=torch.long), 0, 0, []
+    # On an accelerator: bf16 autocast (matrix products in bf16, softmax and losses in float32).
+    autocast = torch.autocast(device_type=device, dtype=torch.bfloat16, enabled=device == "cuda")
+    order, pos, seen, interval, step, budget = torch.empty(0, dtype=torch.long), 0, 0, [], 0, steps
     t0, others0 = time.time(), others_cpu_seconds()
-    for step in range(min(steps, stop_after) if stop_after else steps):
+    while step < (min(steps, stop_after) if stop_after else steps):
+        # The steps so far tell how many fit the time budget: measured after 50 steps, and again
+        # every 500 in the first fifth (the speed can change while other work starts or ends).
+        if minutes and (step == 50 or step % 500 == 0 < step < steps // 5) and \
+                abs(schedule_steps(step, budget, t0, minutes) - steps) > steps // 100:
+            steps = schedule_steps(step, budget, t0, minutes)
+            warmup, restricted_steps = int(TRAIN["warmup_frac"] * steps), int(TRAIN["restricted_softmax"] * steps)
+            print(f"--minutes {minutes:g}: {steps} steps ({steps * B * C:,d} tokens, "
+                  f"{steps * B / len(train_x):.2f} epochs) fit; warmup {warmup} steps, the schedule ends there")
         if pos + B > len(order):  # a new epoch: the book's DataLoader(shuffle=True, drop_last=True)
             order, pos = torch.randperm(len(train_x), generator=shuffle), 0
         idx, pos = order[pos:pos + B], pos + B
@@ -188,19 +197,21 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
             x, y = repeat_first_half(x, y, torch.rand(B, generator=shuffle) < TRAIN["repeat_fraction"],
                                      common if TRAIN["repeat_random"] else None, shuffle)
         if restricted is not None and TRAIN["batch_softmax"]:
-            restricted = batch_vocab(frequent, y)
-        loss = batch_loss(model, x, y, positions, restricted)
+            restricted = tuple(t.to(device) for t in batch_vocab(frequent, y))
+        with autocast:
+            loss = batch_loss(model, x.to(device), y.to(device), positions, restricted)
         loss.backward()
         if step >= warmup:  # appendix D clips only after the warmup
             torch.nn.utils.clip_grad_norm_(trained, max_norm=1.0)
         optimizer.step()
-        seen, interval = seen + B * C, interval + [loss.item()]
-        if (step + 1) % TRAIN["log_every"] == 0 or step + 1 == steps:
+        step, seen = step + 1, seen + B * C
+        interval.append(loss.detach())  # read at the log line: a read every step would wait for the device
+        if step % TRAIN["log_every"] == 0 or step == steps:
             el = time.time() - t0
-            line = (f"step {step + 1:5d}  tokens {seen:9,d}  train {np.mean(interval):.3f}  "
+            line = (f"step {step:5d}  tokens {seen:9,d}  train {torch.stack(interval).float().mean().item():.3f}  "
                     f"lr {optimizer.param_groups[0]['lr']:.2e}  {el / 60:5.1f} min  {seen / el:4.0f} tok/s  "
                     f"load {os.getloadavg()[0]:.1f}")
-            if (step + 1) % TRAIN["eval_every"] == 0 or step + 1 == steps:
+            if step % TRAIN["eval_every"] == 0 or step == steps:
                 line += f"  val(32 windows) {mean_loss(model, val_x[val_sample], val_y[val_sample]):.3f}"
                 line += "  best previous-token head %d.%d %.2f" % best_head(head_scores(model, watched)[0])
             print(line, flush=True)
@@ -210,35 +221,6 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0):
     print(f"trained {seen:,d} tokens in {el / 60:.1f} min ({seen / el:.0f} tokens/s); other processes "
           f"used {others:.2f} of the {os.cpu_count()} cores meanwhile")
     return dict(steps=steps, warmup=warmup, tokens_seen=seen, train_seconds=el, others_cores=others)
-
-
-def load_exported(path):
-    """A fresh GPTModel from the exported file (its sizes from __metadata__)."""
-    params, meta = read_safetensors(path)
-    model = GPTModel(dict(CFG, n_layers=int(meta["n_layer"]), n_heads=int(meta["n_head"]),
-                          emb_dim=int(meta["n_embd"]), context_length=int(meta["n_ctx"])))
-    load_weights_into_gpt(model, params)
-    return model
-
-
-def type_scores(model, common, val_x):
-    """Head types on validation text, and (for duplicate and induction) on <|endoftext|> + 127
-    random tokens + the same 127 again (fewer in a shorter context), drawn from `common`. Also the best
-    previous-token and induction heads."""
-    g = torch.Generator().manual_seed(TRAIN["seed"])
-    half = min(127, (CFG["context_length"] - 1) // 2)  # both copies and <|endoftext|> in one context
-    halves = [common[torch.randint(len(common), (half,), generator=g)] for _ in range(8)]
-    r = {"rep": head_scores(model, [torch.cat([torch.tensor([gpt2_bpe.END_OF_TEXT]), h, h]) for h in halves]),
-         "text": head_scores(model, [val_x[i] for i in range(0, len(val_x), len(val_x) // 8)][:8])}
-    r["best_prev"], r["best_ind"] = best_head(r["text"][0]), best_head(r["rep"][2])
-    return r
-
-
-def print_scores(r):
-    print("| layer | head | previous | duplicate (text) | duplicate (rep) | induction (text) | induction (rep) | first |")
-    print("\n".join(score_rows(r)))
-    print("best previous-token head %d.%d: %.3f; best induction head (repeated tokens) %d.%d: %.3f"
-          % (r["best_prev"] + r["best_ind"]))
 
 
 def main():
@@ -274,6 +256,11 @@ def main():
                     help="repeated windows hold random tokens (ids seen over 10 times in training), not text")
     ap.add_argument("--seed", type=int, default=TRAIN["seed"], help="initial weights and the order of the windows")
     ap.add_argument("--eval-every", type=int, default=TRAIN["eval_every"], help="steps between evaluations")
+    ap.add_argument("--drop-rate", type=float, default=CFG["drop_rate"], help="the book's dropout (0: none)")
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                    help="where to train: cuda trains with bf16 autocast (the recipe and the outputs are the same)")
+    ap.add_argument("--minutes", type=float, default=0.0,
+                    help="end the schedule early where the token budget would take longer than this (0: no limit)")
     ap.add_argument("--pilot", action="store_true", help="train and print the head scores only (no files)")
     ap.add_argument("--stop-after", type=int, default=0,
                     help="a pilot: stop after this many steps of the full schedule (compare a recipe's start)")
@@ -287,6 +274,12 @@ def main():
     if args.batch_softmax < 0 or args.batch_softmax and args.restricted_softmax == 0.0:
         ap.error(f"--batch-softmax must be 0 or a number of ids for the --restricted-softmax steps"
                  f" (above 0 of them), got {args.batch_softmax} with --restricted-softmax {args.restricted_softmax:g}")
+    if not 0.0 <= args.drop_rate < 1.0:
+        ap.error(f"--drop-rate must be at least 0 and below 1, got {args.drop_rate:g}")
+    if not 0.0 <= args.minutes < 1e6:
+        ap.error(f"--minutes must be 0 (no limit) or a number of minutes, got {args.minutes:g}")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        ap.error(f"--device cuda: this PyTorch ({torch.__version__}) sees no CUDA device")
     if args.repeat_random and args.repeat_fraction == 0.0:
         ap.error("--repeat-random needs --repeat-fraction above 0 (which windows to repeat)")
     TRAIN.update(restricted_softmax=args.restricted_softmax, batch_softmax=args.batch_softmax, position_rms=args.position_rms,
@@ -295,7 +288,8 @@ def main():
                  eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,
                  positions=args.positions, loss_fraction=args.loss_fraction, repeat_fraction=args.repeat_fraction,
                  repeat_random=args.repeat_random, seed=args.seed)
-    CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb)
+    CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb,
+               drop_rate=args.drop_rate)
     if args.pilot and args.out == ap.get_default("out"):
         args.out = os.path.join(cache_dir(), "pilot")  # a trial never touches the shipped model
     os.makedirs(args.out, exist_ok=True)
@@ -307,7 +301,9 @@ def main():
         pass
     torch.set_num_threads(THREADS)
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    print(f"attnscope sotu-small: torch {torch.__version__}, {THREADS} thread(s), {os.cpu_count()} cores: {cpu}")
+    hardware = (f"one {torch.cuda.get_device_name()} (bf16 autocast; CUDA {torch.version.cuda}) beside {os.cpu_count()}"
+                f" cores ({cpu})" if args.device == "cuda" else f"{os.cpu_count()} cores ({cpu}), {THREADS} thread(s)")
+    print(f"attnscope sotu-small: torch {torch.__version__}, {hardware}")
     print("config", json.dumps(CFG), "\nrecipe", json.dumps(TRAIN))
 
     enc = gpt2_bpe.Encoder()
@@ -325,13 +321,14 @@ def main():
     # Random tokens (repeated windows, the duplicate and induction scores) come from ids seen
     # over 10 times in training: an unseen id's embedding is untrained noise.
     common = torch.tensor(np.nonzero(counts > 11)[0])
-    model = build_model()
+    model = build_model().to(args.device)
     n_params = sum(p.numel() for p in model.parameters())  # the tied head counted once
     print(f"baselines on the {val_y.numel():,d} validation targets: unigram {unigram:.3f}, uniform {uniform:.3f}; "
           f"{n_params:,d} parameters")
-    r = train(model, train_x, train_y, val_x, val_y, common, args.stop_after if args.pilot else 0)
+    r = train(model, train_x, train_y, val_x, val_y, common, args.stop_after if args.pilot else 0,
+              args.device, args.minutes)
     if args.pilot:  # a trial of a recipe: what its heads became, nothing written
-        r.update(type_scores(model, common, val_x))
+        r.update(type_scores(model, common, val_x, C, TRAIN["seed"]))
         print_scores(r)
         return
 
@@ -345,28 +342,28 @@ def main():
     path = os.path.join(args.out, "model.safetensors")
     meta = {"format": "pt", "n_layer": CFG["n_layers"], "n_head": CFG["n_heads"], "n_embd": CFG["emb_dim"],
             "n_ctx": C, "vocab_size": CFG["vocab_size"], "tokenizer": "gpt2", "corpus": f"{PACKAGE}@{VERSION}"}
-    write_safetensors(path, gpt2_tensors(model), dtype="F16", metadata=meta)  # it writes the values as strings
+    write_safetensors(path, gpt2_tensors(copy.deepcopy(model).cpu()), dtype="F16", metadata=meta)  # it writes the values as strings
     hf = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "vocab_size": CFG["vocab_size"],
           "n_positions": C, "n_ctx": C, "n_embd": CFG["emb_dim"], "n_layer": CFG["n_layers"],
           "n_head": CFG["n_heads"], "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
           "tie_word_embeddings": True, "bos_token_id": 50256, "eos_token_id": 50256}
     with open(os.path.join(args.out, "config.json"), "w") as f:
         f.write(json.dumps(hf, indent=2) + "\n")
-    reloaded = load_exported(path)
+    reloaded = load_exported(path, CFG, args.device)
     r["val_reloaded"], r["file_bytes"] = mean_loss(reloaded, val_x, val_y), os.path.getsize(path)
     print(f"validation loss: F16-rounded {r['val_f16']:.5f}, reloaded from {os.path.relpath(path, ROOT)} "
           f"({r['file_bytes']:,d} bytes) {r['val_reloaded']:.5f}; train (F16, {TRAIN_SAMPLE} windows) {r['train_f16']:.4f}")
     assert abs(r["val_reloaded"] - r["val_f16"]) < 1e-4, "the exported file does not reproduce the model"
 
-    r.update(type_scores(reloaded, common, val_x))
+    r.update(type_scores(reloaded, common, val_x, C, TRAIN["seed"]))
     print_scores(r)
     r["samples"] = []
     for prompt in ("The state of the Union is", "Fellow-Citizens of the Senate and House of Representatives:",
                    "My fellow Americans, tonight", "The Congress should"):
-        ids = generate_text_simple(reloaded, torch.tensor([enc.encode(prompt)]), 30, C)[0].tolist()
+        ids = generate_text_simple(reloaded, torch.tensor([enc.encode(prompt)], device=args.device), 30, C)[0].tolist()
         r["samples"].append((prompt, enc.decode(ids)[len(prompt):]))
         print(f"greedy: {prompt!r} -> {r['samples'][-1][1]!r}")
-    r.update(cpu=cpu, threads=THREADS, cores=os.cpu_count(), torch=torch.__version__, n_params=n_params,
+    r.update(hardware=hardware, threads=THREADS, cores=os.cpu_count(), torch=torch.__version__, n_params=n_params,
              n_addr=len(addresses), n_val=len(val_names), val_names=", ".join(n[:4] for n in val_names),
              train_tokens=len(train_ids), val_tokens=len(val_ids), val_targets=val_y.numel(), val_windows=len(val_x),
              unigram=unigram, uniform=uniform, epochs=r["tokens_seen"] / len(train_ids),

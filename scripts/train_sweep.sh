@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Trains several sotu-small recipes side by side on one GPU (scripts/train_small_model.py --device cuda),
+# each for at most MINUTES of training, and ranks them by the model card's own figures: the validation
+# loss against the shipped model's 4.40, the best previous-token head against 0.6 and the best
+# induction head on repeated random tokens against 0.3. How the shipped model's recipe was chosen.
+# Usage: scripts/train_sweep.sh OUT MINUTES [DEVICE]   (DEVICE cpu: a smoke test of this script)
+# Writes OUT/<recipe>/ (model.safetensors, config.json, train.log, MODEL_CARD.md) and OUT/ranking.txt.
+set -u
+out=${1:?usage: scripts/train_sweep.sh OUT MINUTES [DEVICE]} minutes=${2:?minutes} device=${3:-cuda}
+here=$(cd "$(dirname "$0")" && pwd)
+python=${PYTHON:-python3}
+mkdir -p "$out"
+# name: options. All: a 256-token context, 64 windows a step, the full softmax every step (on a GPU
+# the restricted softmax saves little), the book's dropout; the token budgets are upper limits.
+recipes=(
+  "sin-d1-60M: --tokens 60000000"
+  "sin-d1-150M: --tokens 150000000"
+  "sin-d1: --tokens 400000000"
+  "sin-d2: --tokens 400000000 --drop-rate 0.2"
+  "learned-d1: --tokens 400000000 --positions learned"
+  "sin-d1-rep: --tokens 400000000 --repeat-fraction 0.1"
+)
+[[ $device == cpu ]] && recipes=("${recipes[@]:0:2}")
+common=(--device "$device" --minutes "$minutes" --context 256 --batch 64 --peak-lr 2e-3 --restricted-softmax 0
+        --drop-rate 0.1 --eval-every 1000)
+[[ $device == cpu ]] && common+=(--context 32 --batch 4 --eval-every 20)
+limit=$(awk -v m="$minutes" 'BEGIN { print int(m * 60) + 150 }')  # a hung run cannot hold the GPU
+[[ $device == cpu ]] && limit=$(( limit + 900 ))  # evaluation on a CPU takes minutes
+pids=()
+for r in "${recipes[@]}"; do
+  name=${r%%:*}
+  # shellcheck disable=SC2086  # the recipe's options are words
+  ATTNSCOPE_TRAIN_THREADS=2 timeout "$limit" \
+    "$python" "$here/train_small_model.py" --out "$out/$name" "${common[@]}" ${r#*:} >"$out/$name.out" 2>&1 &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
+"$python" - "$out" <<'PY'
+import os, re, sys
+out, rows = sys.argv[1], []
+for name in sorted(os.listdir(out)):
+    log = os.path.join(out, name, "train.log")
+    if not os.path.exists(log):
+        continue
+    text = open(log).read()
+    val = re.search(r"validation loss: F16-rounded ([0-9.]+)", text)
+    heads = re.search(r"best previous-token head \d\.\d: ([0-9.]+); best induction head \(repeated tokens\) \d\.\d: ([0-9.]+)", text)
+    if not (val and heads):
+        rows.append((9, 0.0, 99.0, name, "did not finish"))
+        continue
+    v, p, i = float(val.group(1)), float(heads.group(1)), float(heads.group(2))
+    # Below the shipped model's loss first; then the weaker of the two heads against its target.
+    rows.append((0 if v < 4.40 else 1, -min(p / 0.6, i / 0.3), v, name, f"val {v:.3f} prev {p:.3f} induction {i:.3f}"))
+with open(os.path.join(out, "ranking.txt"), "w") as f:
+    for r in sorted(rows):
+        f.write(f"{r[3]} {r[4]}\n")
+print(open(os.path.join(out, "ranking.txt")).read(), end="")
+PY
