@@ -1,5 +1,9 @@
 """The evaluation half of scripts/train_small_model.py: TransformerLens's head-type scores
 for each head, and the model card written from a training run's results."""
+import json
+import re
+import sys
+
 import torch
 
 
@@ -35,7 +39,9 @@ CARD = """# sotu-small: attnscope's small trained GPT-2-shaped model
 A {c[n_layers]}-layer, {c[n_heads]}-head GPT-2-shaped language model (the book's chapter 4 `GPTModel`), trained from
 scratch on US State of the Union addresses so that attnscope can show what the heads of a *trained* model do.
 A teaching toy, not a language model to use. This card, the weights and `train.log` are written by
-`scripts/train_small_model.py` (run `/usr/bin/python3 scripts/train_small_model.py` from the repository root).
+`scripts/train_small_model.py`: run `python3 scripts/train_small_model.py --device cuda` from the repository root
+(with PyTorch and a GPU; the same recipe on a CPU core takes about 14 hours), and `--card` to write this card again
+from the files.
 
 Files: `model.safetensors` ({r[file_bytes]:,d} bytes; F16; Hugging Face GPT-2 names without `transformer.`;
 no `lm_head.weight`, the output head being tied to `wte`), `config.json` (GPT2Config), `train.log`.
@@ -65,7 +71,7 @@ non-overlapping windows, reshuffled each epoch): **{r[tokens_seen]:,d} tokens se
 Seed {t[seed]}. The embeddings start from GPT-2's N(0, 0.02), not the book's N(0, 1), which a tied head cannot use.{recipe_notes}
 
 Training took **{train_min:.1f} min** ({tok_s:.0f} tokens/s), the whole run {total_min:.1f} min, on {r[hardware]},
-torch {r[torch]}. Other processes used {r[others_cores]:.2f} cores on average meanwhile.
+torch {r[torch]}. Other processes used {r[others_cores]:.2f} cores on average meanwhile.{r[evaluated]}
 
 ## Losses (nats per token, on the same {r[val_targets]:,d} validation targets)
 
@@ -103,7 +109,7 @@ and knows nothing reliable. Not for generating anything real.
 """
 
 
-def recipe_notes(train):
+def recipe_notes(train, context_length=128, tokens_seen=None):
     """What the card says of the recipe's options (train_small_model.py's TRAIN)."""
     notes = ""
     if train["positions"] == "sinusoidal":
@@ -114,7 +120,7 @@ def recipe_notes(train):
             notes += f" The table is Attention Is All You Need's, scaled so that each element's RMS is {rms:g}."
         else:
             notes += (f" The table is Attention Is All You Need's with frequencies from {top:g} radians a position"
-                      f" (not 1) down by a factor {base:g} (not 10000), each element's RMS {rms:g}: a 128-token"
+                      f" (not 1) down by a factor {base:g} (not 10000), each element's RMS {rms:g}: a {context_length}-token"
                       " context needs no wavelength of thousands, and frequencies near pi let a head tell a token"
                       " from its neighbours.")
         if train.get("position_dims", 0):
@@ -144,9 +150,48 @@ def recipe_notes(train):
                   " (half a context each), as in the induction-head studies (Olsson et al. 2022): only a copy can"
                   " predict the second half well, and a copy is what a previous-token head feeding an induction head"
                   " does. Natural text holds such repeats too (names, titles, set phrases), but too rarely for a model"
-                  f" that reads {train['tokens'] / 1e6:g} million tokens to learn the copy. The validation losses and"
+                  f" that reads {(tokens_seen or train['tokens']) / 1e6:.0f} million tokens to learn the copy. The validation losses and"
                   " previous-token scores below are on the unaltered validation text.")
     return notes
+
+
+def logged_training(log):
+    """What a training run's log (OUT/train.log) says of it: {"cfg", "recipe", "r"}, r holding the
+    card's training figures. SystemExit(2) with one line where the log is missing or not one."""
+    why = "does not begin as a training run's log"
+    try:
+        lines = open(log, encoding="utf-8").read().splitlines()
+        first = re.match(r"attnscope sotu-small: torch (\S+), (.*)", lines[0])
+        found = {k: next(json.loads(l.split(" ", 1)[1]) for l in lines if l.startswith(k + " {")) for k in ("config", "recipe")}
+        schedule = [m for l in lines for m in [re.search(r"(\d+) steps .*warmup (\d+) steps", l)] if m][-1]
+        trained = next(m for l in lines for m in [re.match(
+            r"trained ([\d,]+) tokens in [\d.]+ min \((\d+) tokens/s\); other processes used ([\d.]+) of", l)] if m)
+        whole = [m for l in lines for m in [re.search(r"whole run ([\d.]+) min", l)] if m]
+    except (OSError, UnicodeDecodeError, IndexError, StopIteration, ValueError) as e:
+        first = None
+        why = f"is not a training run's log ({type(e).__name__})"
+    if not first:
+        print(f"train_small_model.py: error: --card: {log} {why}", file=sys.stderr)
+        sys.exit(2)
+    tokens = int(trained.group(1).replace(",", ""))
+    r = dict(torch=first.group(1), hardware=first.group(2), steps=int(schedule.group(1)), warmup=int(schedule.group(2)),
+             tokens_seen=tokens, train_seconds=tokens / int(trained.group(2)), others_cores=float(trained.group(3)))
+    if whole:
+        r["total_seconds"] = float(whole[-1].group(1)) * 60
+    return {"cfg": found["config"], "recipe": found["recipe"], "r": r}
+
+
+def write_card(path, r, cfg, train, n_train):
+    """MODEL_CARD.md from a run's figures (r) and its recipe."""
+    from sotu_corpus import PACKAGE, TARBALL_SHA256, VAL_EVERY, VERSION
+    C = cfg["context_length"]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(CARD.format(c=cfg, t=train, r=r, rows="\n".join(score_rows(r)), pkg=PACKAGE, ver=VERSION,
+                            samples="\n".join(f"- **{p}**{g}" for p, g in r["samples"]),
+                            sha=TARBALL_SHA256, val_every=VAL_EVERY, head_dim=cfg["emb_dim"] // cfg["n_heads"],
+                            train_min=r["train_seconds"] / 60, tok_s=r["tokens_seen"] / r["train_seconds"],
+                            total_min=r["total_seconds"] / 60, n_train=n_train, bp=r["best_prev"], bi=r["best_ind"],
+                            recipe_notes=recipe_notes(train, C, r["tokens_seen"]), half=min(127, (C - 1) // 2)))
 
 
 def score_rows(r):

@@ -18,7 +18,7 @@ import sys
 THREADS = int(os.environ.get("ATTNSCOPE_TRAIN_THREADS", "1"))
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
-import argparse, copy, ctypes, json, math, resource, time  # noqa: E402
+import copy, ctypes, json, math, resource, time  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
@@ -28,19 +28,20 @@ from book_gpt import GPTModel, generate_text_simple  # noqa: E402
 from gpt2_safetensors import gpt2_tensors, write_safetensors  # noqa: E402
 from sotu_corpus import (PACKAGE, TARBALL_SHA256, VAL_EVERY, VERSION, cache_dir, load_addresses,  # noqa: E402
                          repeat_first_half, tokenize_corpus, windows)
-from small_model_card import CARD, best_head, head_scores, recipe_notes, score_rows  # noqa: E402
+from small_model_card import best_head, head_scores, logged_training, write_card  # noqa: E402
+from train_options import parse_options  # noqa: E402
 from small_model_eval import load_exported, mean_loss, print_scores, type_scores  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 TRAIN_SAMPLE = 256  # windows of the train split for the final train loss
 
-CFG = dict(vocab_size=50257, context_length=128, emb_dim=192, n_heads=8, n_layers=4, drop_rate=0.0, qkv_bias=True)
-# 6.0M tokens take ~48 min at the ~2,100 tokens/s one thread reaches here with the
-# restricted softmax (AVX-512 EPYC, the other core building).
-TRAIN = dict(tokens=6_000_000, batch_size=8, peak_lr=3e-3, initial_lr=1e-4, min_lr=1e-4,
-             warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=500,
+CFG = dict(vocab_size=50257, context_length=256, emb_dim=192, n_heads=8, n_layers=4, drop_rate=0.1, qkv_bias=True)
+# The shipped model's recipe: 6,289 steps of 64 x 256 tokens, as many as --minutes 3.6 fitted on
+# one H200 (~495,000 tokens/s with --device cuda; a CPU core reads ~2,000 a second, 14 hours).
+TRAIN = dict(tokens=103_038_976, batch_size=64, peak_lr=2e-3, initial_lr=1e-4, min_lr=1e-4,
+             warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=1000,
              positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, position_dims=0,
-             loss_fraction=1.0, restricted_softmax=0.85, batch_softmax=0, repeat_fraction=0.0, repeat_random=False)
+             loss_fraction=1.0, restricted_softmax=0.0, batch_softmax=0, repeat_fraction=0.2, repeat_random=True)
 
 
 class Tee:
@@ -224,76 +225,17 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0, device="c
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(ROOT, "assets", "models", "sotu-small"))
-    ap.add_argument("--tokens", type=int, default=TRAIN["tokens"], help="training budget (for trials)")
-    ap.add_argument("--context", type=int, default=CFG["context_length"])
-    ap.add_argument("--layers", type=int, default=CFG["n_layers"])
-    ap.add_argument("--heads", type=int, default=CFG["n_heads"])
-    ap.add_argument("--emb", type=int, default=CFG["emb_dim"])
-    ap.add_argument("--batch", type=int, default=TRAIN["batch_size"], help="windows a step")
-    ap.add_argument("--positions", choices=("learned", "sinusoidal"), default=TRAIN["positions"])
-    ap.add_argument("--loss-fraction", type=float, default=TRAIN["loss_fraction"],
-                    help="score this fraction of each window's positions (a random set each step)")
-    ap.add_argument("--peak-lr", type=float, default=TRAIN["peak_lr"])
-    ap.add_argument("--restricted-softmax", type=float, default=TRAIN["restricted_softmax"],
-                    help="the fraction of steps (the first) whose softmax covers only the train split's tokens")
-    ap.add_argument("--batch-softmax", type=int, default=TRAIN["batch_softmax"],
-                    help="in the restricted steps, the softmax covers this many of the commonest ids and the batch's"
-                         " targets only (a sampled softmax; 0: every id of the train split)")
-    ap.add_argument("--position-rms", type=float, default=TRAIN["position_rms"], help="the sinusoid table's scale")
-    ap.add_argument("--position-base", type=float, default=TRAIN["position_base"],
-                    help="the sinusoids' longest wavelength over 2 pi, in positions")
-    ap.add_argument("--position-top", type=float, default=TRAIN["position_top"],
-                    help="the sinusoids' highest frequency, in radians a position")
-    ap.add_argument("--position-dims", type=int, default=TRAIN["position_dims"],
-                    help="the sinusoids fill the last N dimensions only, which the token embeddings keep at 0"
-                         " (0: all dimensions, added to the tokens')")
-    ap.add_argument("--weight-decay", type=float, default=TRAIN["weight_decay"])
-    ap.add_argument("--repeat-fraction", type=float, default=TRAIN["repeat_fraction"],
-                    help="the fraction of training windows replaced by their first half, twice")
-    ap.add_argument("--repeat-random", action="store_true",
-                    help="repeated windows hold random tokens (ids seen over 10 times in training), not text")
-    ap.add_argument("--seed", type=int, default=TRAIN["seed"], help="initial weights and the order of the windows")
-    ap.add_argument("--eval-every", type=int, default=TRAIN["eval_every"], help="steps between evaluations")
-    ap.add_argument("--drop-rate", type=float, default=CFG["drop_rate"], help="the book's dropout (0: none)")
-    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
-                    help="where to train: cuda trains with bf16 autocast (the recipe and the outputs are the same)")
-    ap.add_argument("--minutes", type=float, default=0.0,
-                    help="end the schedule early where the token budget would take longer than this (0: no limit)")
-    ap.add_argument("--pilot", action="store_true", help="train and print the head scores only (no files)")
-    ap.add_argument("--stop-after", type=int, default=0,
-                    help="a pilot: stop after this many steps of the full schedule (compare a recipe's start)")
-    args = ap.parse_args()
-    if not 0.0 <= args.repeat_fraction <= 1.0:
-        ap.error(f"--repeat-fraction must be between 0 and 1, got {args.repeat_fraction:g}")
-    if not (args.position_dims == 0 or 2 <= args.position_dims < args.emb and args.position_dims % 2 == 0):
-        ap.error(f"--position-dims must be 0 or an even number below --emb ({args.emb}), got {args.position_dims}")
-    if args.position_dims and args.positions != "sinusoidal":
-        ap.error("--position-dims needs --positions sinusoidal (learned positions fill every dimension)")
-    if args.batch_softmax < 0 or args.batch_softmax and args.restricted_softmax == 0.0:
-        ap.error(f"--batch-softmax must be 0 or a number of ids for the --restricted-softmax steps"
-                 f" (above 0 of them), got {args.batch_softmax} with --restricted-softmax {args.restricted_softmax:g}")
-    if not 0.0 <= args.drop_rate < 1.0:
-        ap.error(f"--drop-rate must be at least 0 and below 1, got {args.drop_rate:g}")
-    if not 0.0 <= args.minutes < 1e6:
-        ap.error(f"--minutes must be 0 (no limit) or a number of minutes, got {args.minutes:g}")
-    if args.device == "cuda" and not torch.cuda.is_available():
-        ap.error(f"--device cuda: this PyTorch ({torch.__version__}) sees no CUDA device")
-    if args.repeat_random and args.repeat_fraction == 0.0:
-        ap.error("--repeat-random needs --repeat-fraction above 0 (which windows to repeat)")
-    TRAIN.update(restricted_softmax=args.restricted_softmax, batch_softmax=args.batch_softmax, position_rms=args.position_rms,
-                 position_base=args.position_base, position_top=args.position_top,
-                 position_dims=args.position_dims, weight_decay=args.weight_decay,
-                 eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,
-                 positions=args.positions, loss_fraction=args.loss_fraction, repeat_fraction=args.repeat_fraction,
-                 repeat_random=args.repeat_random, seed=args.seed)
-    CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb,
-               drop_rate=args.drop_rate)
-    if args.pilot and args.out == ap.get_default("out"):
+    args = parse_options(__doc__, CFG, TRAIN, os.path.join(ROOT, "assets", "models", "sotu-small"))
+    logged = logged_training(os.path.join(args.out, "train.log")) if args.card else None
+    if logged:  # --card: the model's own recipe, not the options'
+        CFG.update(logged["cfg"])
+        TRAIN.update(logged["recipe"])
+    if args.pilot and args.out == args.default_out:
         args.out = os.path.join(cache_dir(), "pilot")  # a trial never touches the shipped model
     os.makedirs(args.out, exist_ok=True)
-    sys.stdout, start, C = Tee(os.path.join(args.out, "train.log")), time.time(), CFG["context_length"]
+    if not args.card:  # --card leaves the training's log as it is
+        sys.stdout = Tee(os.path.join(args.out, "train.log"))
+    start, C = time.time(), CFG["context_length"]
     try:  # glibc: keep freed memory instead of returning it; re-faulting the 200 MB logits
         libc = ctypes.CDLL("libc.so.6")  # and their gradients every step cost ~15% of the time
         libc.mallopt(-4, 0), libc.mallopt(-1, -1)  # M_MMAP_MAX = 0, M_TRIM_THRESHOLD = -1
@@ -325,6 +267,13 @@ def main():
     n_params = sum(p.numel() for p in model.parameters())  # the tied head counted once
     print(f"baselines on the {val_y.numel():,d} validation targets: unigram {unigram:.3f}, uniform {uniform:.3f}; "
           f"{n_params:,d} parameters")
+    if logged:
+        logged["r"]["evaluated"] = (f" The figures below were measured again from `model.safetensors` by `--card`, on"
+                                    f" {hardware}, torch {torch.__version__}.")
+        evaluate_and_write_card(args, logged["r"], enc, start, val_x, val_y, train_x, train_y, common,
+                                dict(n_params=n_params, n_addr=len(addresses), val_names=val_names, train_ids=train_ids,
+                                     val_ids=val_ids, unigram=unigram, uniform=uniform))
+        return
     r = train(model, train_x, train_y, val_x, val_y, common, args.stop_after if args.pilot else 0,
               args.device, args.minutes)
     if args.pilot:  # a trial of a recipe: what its heads became, nothing written
@@ -332,25 +281,41 @@ def main():
         print_scores(r)
         return
 
-    t_eval = time.time()
     with torch.no_grad():  # what the F16 file holds
         for p in model.parameters():
             p.copy_(p.half().float())
-    r["val_f16"] = mean_loss(model, val_x, val_y)
-    k = len(train_x) // TRAIN_SAMPLE  # 256 windows spread over the train split (a full pass takes 10 min)
-    r["train_f16"] = mean_loss(model, train_x[:k * TRAIN_SAMPLE:k], train_y[:k * TRAIN_SAMPLE:k])
-    path = os.path.join(args.out, "model.safetensors")
+    r.update(val_f16=mean_loss(model, val_x, val_y), hardware=hardware, torch=torch.__version__, evaluated="")
+    export(model, args.out)
+    evaluate_and_write_card(args, r, enc, start, val_x, val_y, train_x, train_y, common,
+                            dict(n_params=n_params, n_addr=len(addresses), val_names=val_names, train_ids=train_ids,
+                                 val_ids=val_ids, unigram=unigram, uniform=uniform))
+
+
+def export(model, out):
+    """OUT/model.safetensors (F16, GPT-2's names) and OUT/config.json (GPT2Config)."""
+    C = CFG["context_length"]
     meta = {"format": "pt", "n_layer": CFG["n_layers"], "n_head": CFG["n_heads"], "n_embd": CFG["emb_dim"],
             "n_ctx": C, "vocab_size": CFG["vocab_size"], "tokenizer": "gpt2", "corpus": f"{PACKAGE}@{VERSION}"}
-    write_safetensors(path, gpt2_tensors(copy.deepcopy(model).cpu()), dtype="F16", metadata=meta)  # it writes the values as strings
+    # write_safetensors writes the metadata's values as strings
+    write_safetensors(os.path.join(out, "model.safetensors"), gpt2_tensors(copy.deepcopy(model).cpu()), dtype="F16",
+                      metadata=meta)
     hf = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "vocab_size": CFG["vocab_size"],
           "n_positions": C, "n_ctx": C, "n_embd": CFG["emb_dim"], "n_layer": CFG["n_layers"],
           "n_head": CFG["n_heads"], "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
           "tie_word_embeddings": True, "bos_token_id": 50256, "eos_token_id": 50256}
-    with open(os.path.join(args.out, "config.json"), "w") as f:
+    with open(os.path.join(out, "config.json"), "w") as f:
         f.write(json.dumps(hf, indent=2) + "\n")
+
+
+def evaluate_and_write_card(args, r, enc, start, val_x, val_y, train_x, train_y, common, corpus):
+    """The exported file read back and measured (losses, head types, greedy continuations), and
+    OUT/MODEL_CARD.md written from those figures and the training's (r)."""
+    t_eval, C, path = time.time(), CFG["context_length"], os.path.join(args.out, "model.safetensors")
     reloaded = load_exported(path, CFG, args.device)
     r["val_reloaded"], r["file_bytes"] = mean_loss(reloaded, val_x, val_y), os.path.getsize(path)
+    r.setdefault("val_f16", r["val_reloaded"])  # --card: the file is the F16 model
+    k = len(train_x) // TRAIN_SAMPLE  # 256 windows spread over the train split (a full pass takes 10 min)
+    r["train_f16"] = mean_loss(reloaded, train_x[:k * TRAIN_SAMPLE:k], train_y[:k * TRAIN_SAMPLE:k])
     print(f"validation loss: F16-rounded {r['val_f16']:.5f}, reloaded from {os.path.relpath(path, ROOT)} "
           f"({r['file_bytes']:,d} bytes) {r['val_reloaded']:.5f}; train (F16, {TRAIN_SAMPLE} windows) {r['train_f16']:.4f}")
     assert abs(r["val_reloaded"] - r["val_f16"]) < 1e-4, "the exported file does not reproduce the model"
@@ -363,19 +328,14 @@ def main():
         ids = generate_text_simple(reloaded, torch.tensor([enc.encode(prompt)], device=args.device), 30, C)[0].tolist()
         r["samples"].append((prompt, enc.decode(ids)[len(prompt):]))
         print(f"greedy: {prompt!r} -> {r['samples'][-1][1]!r}")
-    r.update(hardware=hardware, threads=THREADS, cores=os.cpu_count(), torch=torch.__version__, n_params=n_params,
-             n_addr=len(addresses), n_val=len(val_names), val_names=", ".join(n[:4] for n in val_names),
-             train_tokens=len(train_ids), val_tokens=len(val_ids), val_targets=val_y.numel(), val_windows=len(val_x),
-             unigram=unigram, uniform=uniform, epochs=r["tokens_seen"] / len(train_ids),
-             eval_seconds=time.time() - t_eval, total_seconds=time.time() - start)
-    with open(os.path.join(args.out, "MODEL_CARD.md"), "w", encoding="utf-8") as f:
-        f.write(CARD.format(c=CFG, t=TRAIN, r=r, rows="\n".join(score_rows(r)), pkg=PACKAGE, ver=VERSION,
-                            samples="\n".join(f"- **{p}**{g}" for p, g in r["samples"]),
-                            sha=TARBALL_SHA256, val_every=VAL_EVERY, head_dim=CFG["emb_dim"] // CFG["n_heads"],
-                            train_min=r["train_seconds"] / 60, tok_s=r["tokens_seen"] / r["train_seconds"],
-                            total_min=r["total_seconds"] / 60, n_train=TRAIN_SAMPLE, bp=r["best_prev"], bi=r["best_ind"],
-                            recipe_notes=recipe_notes(TRAIN), half=min(127, (C - 1) // 2)))
-    print(f"evaluation and export {r['eval_seconds'] / 60:.1f} min; whole run {r['total_seconds'] / 60:.1f} min")
+    val_names, train_ids = corpus["val_names"], corpus["train_ids"]
+    r.update(n_params=corpus["n_params"], n_addr=corpus["n_addr"], n_val=len(val_names),
+             val_names=", ".join(n[:4] for n in val_names), train_tokens=len(train_ids), val_tokens=len(corpus["val_ids"]),
+             val_targets=val_y.numel(), val_windows=len(val_x), unigram=corpus["unigram"], uniform=corpus["uniform"],
+             epochs=r["tokens_seen"] / len(train_ids), eval_seconds=time.time() - t_eval)
+    r.setdefault("total_seconds", time.time() - start)
+    write_card(os.path.join(args.out, "MODEL_CARD.md"), r, CFG, TRAIN, TRAIN_SAMPLE)
+    print(f"evaluation {r['eval_seconds'] / 60:.1f} min; whole run {(time.time() - start) / 60:.1f} min")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # scripts/train_small_model.py's pieces, checked with Debian's PyTorch and no training run
 # (tests/train_script_check.py): the book's windows, repeated windows (text and random),
 # the fixed sinusoid positions (in their own dimensions too), appendix D's schedule and the model card's notes on them;
-# the sampled softmax's vocabulary; and its refusal of impossible repeat, position and softmax options before any work starts.
+# the sampled softmax's vocabulary; and its refusal of impossible repeat, position, softmax, dropout, time and
+# device options (and of --card without a training run's log) before any work starts.
 # Usage: tests/train_script.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,8 +29,12 @@ refused "repeat fraction nan" "--repeat-fraction must be between 0 and 1, got na
 refused "odd position dimensions" "--position-dims must be 0 or an even number below --emb \\(192\\), got 31" --position-dims 31
 refused "position dimensions as wide as the embedding" "--position-dims must be 0 or an even number below --emb \\(64\\), got 64" --emb 64 --position-dims 64
 refused "position dimensions with learned positions" "--position-dims needs --positions sinusoidal" --positions learned --position-dims 32
-refused "random repeats without a fraction" "--repeat-random needs --repeat-fraction above 0" --repeat-random
+refused "random repeats without a fraction" "--repeat-random needs --repeat-fraction above 0" --repeat-random --repeat-fraction 0
 refused "negative batch softmax" "--batch-softmax must be 0 or a number of ids .* got -5" --batch-softmax -5
 refused "batch softmax without restricted steps" "--batch-softmax must be 0 .* got 2000 with --restricted-softmax 0\$" --batch-softmax 2000 --restricted-softmax 0
+refused "dropout of 1" "--drop-rate must be at least 0 and below 1, got 1" --drop-rate 1
+refused "negative minutes" "--minutes must be 0 \(no limit\) or a number of minutes, got -1" --minutes -1
+refused "cuda where torch sees none" "--device cuda: this PyTorch \(.*\) sees no CUDA device" --device cuda
+refused "card without a training log" "--card: .*/train.log is not a training run's log \(FileNotFoundError\)" --card
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
