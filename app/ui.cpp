@@ -112,17 +112,34 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     draw_pipeline(run, head, ctx, memo, live.scroll_to_stage, report.heatmaps, step ? &marks : nullptr);
 }
 
+// What the worker is doing ("computing…", a layer a step). Over a run it floats at the view's
+// top right instead of taking a line, so the view under it never moves when a run starts or
+// ends (a click aimed at a tile would land a line off).
+void activity(const LiveRun& live, bool over_a_run) {
+    if (over_a_run) {
+        const ImVec2 origin = ImGui::GetWindowPos();
+        ImGui::SetNextWindowPos(ImVec2(origin.x + ImGui::GetWindowContentRegionMax().x,
+                                       origin.y + ImGui::GetWindowContentRegionMin().y),
+                                ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+        ImGui::SetNextWindowBgAlpha(1.0f);  // over stale figures of the last run
+        constexpr ImGuiWindowFlags kToast = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                            ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+        ImGui::Begin("##activity", nullptr, kToast);
+    }
+    ImGui::TextColored(ui_color(ui_colors().busy), "%s", live.activity().c_str());
+    if (const WorkProgress p = live.progress(); p.total > 0) {  // a model's run, a layer a step
+        const std::string steps = std::to_string(p.done) + " of " + std::to_string(p.total) + " steps";
+        ImGui::SameLine();
+        ImGui::ProgressBar(static_cast<float>(p.done) / static_cast<float>(p.total),
+                           ImVec2(16.0f * ImGui::GetFontSize(), 0.0f), steps.c_str());
+    }
+    if (over_a_run) ImGui::End();
+}
+
 void view(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& memo, FrameReport& report) {
     const attn::Run* run = live.run();
-    if (live.computing()) {
-        ImGui::TextColored(ui_color(ui_colors().busy), "%s", live.activity().c_str());
-        if (const WorkProgress p = live.progress(); p.total > 0) {  // a model's run, a layer a step
-            const std::string steps = std::to_string(p.done) + " of " + std::to_string(p.total) + " steps";
-            ImGui::SameLine();
-            ImGui::ProgressBar(static_cast<float>(p.done) / static_cast<float>(p.total),
-                               ImVec2(16.0f * ImGui::GetFontSize(), 0.0f), steps.c_str());
-        }
-    }
+    if (live.computing()) activity(live, run != nullptr);
     if (!run) {
         if (!live.computing()) text_wrapped("Nothing to show yet: %s", live.error().c_str());
         return;

@@ -87,8 +87,28 @@ for _ in $(seq 1 30); do
     wait_state "$top != $was" || break
 done
 check "tile 1.5 is on screen" wait_state "$inside"
+# same_place_while_computing RECT: a frame drawn while a run computes has tile 1.5 at RECT,
+# where it stood before: the status ("computing…") floats over the view instead of taking a
+# line above it, so the tiles never move under the pointer when a run starts or ends.
+same_place_while_computing() {
+    local r
+    for _ in $(seq 1 400); do
+        r=$(json "$STATE" "[s['computing'], s['heatmaps']['model/1.5']['rect']]" 2>/dev/null) || { sleep 0.05; continue; }
+        if [[ $r == "[true, "* ]]; then
+            [[ $r == "[true, $1]" ]] && return 0
+            r=${r#\[true, }
+            echo "while computing, tile 1.5 at ${r%]} (before: $1)"
+            return 1
+        fi
+        sleep 0.05
+    done
+    echo "no frame was drawn while the run computed"
+    return 1
+}
+was_at=$(json "$STATE" "s['heatmaps']['model/1.5']['rect']")
 read -r x y <<<"$(heatmap_point model/1.5 0.5 0.5)"
 click "$x" "$y"
+check "while that head's run computes, tile 1.5 stays where it was" same_place_while_computing "$was_at"
 check "a click on tile 1.5 shows layer 1's head 5" \
     wait_state "$(settled) and s['model_run']['layer'] == 1 and s['model_run']['head'] == 5 and s['selected_head'] == 5"
 read -r x y <<<"$(widget_centre menu_file)"
