@@ -92,6 +92,13 @@ check "a quick Left goes back to step 3" wait_state "s['lesson']['step'] == 3"
 quit_app
 check "the app quits cleanly" test "$APP_EXIT" -eq 0
 
+# --- a lesson on the shipped model: its run arrives under a shorter view, and the view still
+# scrolls its step's stage into sight (it stopped part-way, the weights below the fold) ---
+start_app --lesson 5.5
+check "lesson 5.5's weights are drawn wholly in view" wait_state "$(settled) and s['lesson']['step'] == 1 and \
+(lambda r, v: v[1] - 0.5 <= r[1] and r[3] <= v[3] + 0.5)(s['heatmaps']['weights']['rect'], s['viewport'])"
+quit_app
+
 # --- --lesson-step and bad lesson flags ---
 headless "$APP" --lesson 3.6.1 --lesson-step 2 --state-out "$WORK/s.json" --screenshot "$WORK/s.png" >/dev/null 2>&1
 check "--lesson-step 2 shows step 2 with head 2 selected" \

@@ -212,6 +212,28 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
     return clicked;
 }
 
+namespace {
+
+// Scrolls the view so that the card about to be drawn has its top at the view's top. ImGui
+// clamps a scroll to the content height of the frame before, so when the view has just
+// grown (a lesson step's model run arriving under a shorter view) one request falls short:
+// it stays until the card is there, the view can scroll no further, or 30 frames passed.
+void scroll_to_card(std::string& scroll_to, ViewMemo& memo) {
+    // SetScrollHereY would use the previous item's line, the card before this one; ratio 0
+    // puts the card's top at the view's top (the default 0.5 centres it, which left a
+    // lesson's highlighted matrix below the fold).
+    const float top = ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y - ImGui::GetStyle().ItemSpacing.y;
+    const bool at_bottom = top > 0.0f && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 0.5f;
+    if (std::fabs(top) < 1.5f || (at_bottom && memo.scroll_frames > 2) || ++memo.scroll_frames > 30) {
+        scroll_to.clear();
+        memo.scroll_frames = 0;
+        return;
+    }
+    ImGui::SetScrollFromPosY(top, 0.0f);
+}
+
+}  // namespace
+
 void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,
                    HeatmapRegistry& shown, const StageMarks* marks) {
     const attn::Stage output = output_stage(run.trace);
@@ -255,15 +277,7 @@ void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewM
             x = w;
         }
         ImGui::BeginGroup();
-        if (s.name == scroll_to) {
-            // SetScrollHereY would use the previous item's line, the card before this one;
-            // ratio 0 puts the card's top at the view's top (the default 0.5 centres it,
-            // which left a lesson's highlighted matrix below the fold).
-            ImGui::SetScrollFromPosY(ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y -
-                                         ImGui::GetStyle().ItemSpacing.y,
-                                     0.0f);
-            scroll_to.clear();
-        }
+        if (s.name == scroll_to) scroll_to_card(scroll_to, memo);
         ImGui::PushFont(ctx.fonts.heading);
         text_wrapped_at(heading, ImGui::GetCursorPosX() + w);
         ImGui::PopFont();

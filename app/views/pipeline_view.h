@@ -22,6 +22,7 @@ public:
     const ColorScale& scale(const attn::Stage& stage, uint64_t run_version);
     const std::vector<std::string>& labels(const attn::Run& run, attn::Axis axis, int count, uint64_t run_version);
     ZoomedMatrix focus_zoom;  // the focus view's zoom, kept across runs of the same stage
+    int scroll_frames = 0;    // frames a scroll to a stage has been asked for (scroll_to_card)
 
 private:
     void forget_older_than(uint64_t run_version);
