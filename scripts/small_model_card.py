@@ -6,6 +6,8 @@ import sys
 
 import torch
 
+from sotu_corpus import PACKAGE, TARBALL_SHA256, VAL_EVERY, VERSION
+
 
 @torch.no_grad()
 def head_scores(model, seqs):
@@ -183,7 +185,6 @@ def logged_training(log):
 
 def write_card(path, r, cfg, train, n_train):
     """MODEL_CARD.md from a run's figures (r) and its recipe."""
-    from sotu_corpus import PACKAGE, TARBALL_SHA256, VAL_EVERY, VERSION
     C = cfg["context_length"]
     with open(path, "w", encoding="utf-8") as f:
         f.write(CARD.format(c=cfg, t=train, r=r, rows="\n".join(score_rows(r)), pkg=PACKAGE, ver=VERSION,

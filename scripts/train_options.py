@@ -1,7 +1,6 @@
 """scripts/train_small_model.py's options: the recipe's defaults come from its CFG and TRAIN, which the
 options given update; an impossible option exits 2 with one line before any work starts."""
 import argparse
-import os
 
 import torch
 

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpt2_bpe  # noqa: E402
 from book_gpt import GPTModel, generate_text_simple  # noqa: E402
 from gpt2_safetensors import gpt2_tensors, write_safetensors  # noqa: E402
-from sotu_corpus import (PACKAGE, TARBALL_SHA256, VAL_EVERY, VERSION, cache_dir, load_addresses,  # noqa: E402
+from sotu_corpus import (PACKAGE, VAL_EVERY, VERSION, cache_dir, load_addresses,  # noqa: E402
                          repeat_first_half, tokenize_corpus, windows)
 from small_model_card import best_head, head_scores, logged_training, write_card  # noqa: E402
 from train_options import parse_options  # noqa: E402
@@ -267,12 +267,12 @@ def main():
     n_params = sum(p.numel() for p in model.parameters())  # the tied head counted once
     print(f"baselines on the {val_y.numel():,d} validation targets: unigram {unigram:.3f}, uniform {uniform:.3f}; "
           f"{n_params:,d} parameters")
+    corpus = dict(n_params=n_params, n_addr=len(addresses), val_names=val_names, train_ids=train_ids, val_ids=val_ids,
+                  unigram=unigram, uniform=uniform)
     if logged:
         logged["r"]["evaluated"] = (f" The figures below were measured again from `model.safetensors` by `--card`, on"
                                     f" {hardware}, torch {torch.__version__}.")
-        evaluate_and_write_card(args, logged["r"], enc, start, val_x, val_y, train_x, train_y, common,
-                                dict(n_params=n_params, n_addr=len(addresses), val_names=val_names, train_ids=train_ids,
-                                     val_ids=val_ids, unigram=unigram, uniform=uniform))
+        evaluate_and_write_card(args, logged["r"], enc, start, val_x, val_y, train_x, train_y, common, corpus)
         return
     r = train(model, train_x, train_y, val_x, val_y, common, args.stop_after if args.pilot else 0,
               args.device, args.minutes)
@@ -286,9 +286,7 @@ def main():
             p.copy_(p.half().float())
     r.update(val_f16=mean_loss(model, val_x, val_y), hardware=hardware, torch=torch.__version__, evaluated="")
     export(model, args.out)
-    evaluate_and_write_card(args, r, enc, start, val_x, val_y, train_x, train_y, common,
-                            dict(n_params=n_params, n_addr=len(addresses), val_names=val_names, train_ids=train_ids,
-                                 val_ids=val_ids, unigram=unigram, uniform=uniform))
+    evaluate_and_write_card(args, r, enc, start, val_x, val_y, train_x, train_y, common, corpus)
 
 
 def export(model, out):
