@@ -146,11 +146,14 @@ def recipe_notes(train, context_length=128, tokens_seen=None):
                       " about twice as fast, so that the model reads twice the text in the hour; the ids left out"
                       " of a step get no push down, and the losses over the whole vocabulary recover in the last steps.")
     if train.get("repeat_fraction", 0.0) > 0.0:
-        what = ("random tokens (ids seen over 10 times in training), then the same tokens again" if
-                train.get("repeat_random") else "its first half of text, then the same tokens again")
-        notes += (f"\nEach training window is, with probability {train['repeat_fraction']:g}, replaced by {what}"
-                  " (half a context each), as in the induction-head studies (Olsson et al. 2022): only a copy can"
-                  " predict the second half well, and a copy is what a previous-token head feeding an induction head"
+        what = ("random tokens (ids seen over 10 times in training), then the same tokens again (half a context each)"
+                if train.get("repeat_random") else "its first half of text, then the same tokens again (half a context each)")
+        if train.get("repeat_kind") == "span":
+            what = ("random tokens (ids seen over 10 times in training) in which one span, an eighth to half a context"
+                    " long, comes again at a random distance")
+        notes += (f"\nEach training window is, with probability {train['repeat_fraction']:g}, replaced by {what},"
+                  " as in the induction-head studies (Olsson et al. 2022): only a copy can"
+                  " predict the repeated tokens well, and a copy is what a previous-token head feeding an induction head"
                   " does. Natural text holds such repeats too (names, titles, set phrases), but too rarely for a model"
                   f" that reads {(tokens_seen or train['tokens']) / 1e6:.0f} million tokens to learn the copy. The validation losses and"
                   " previous-token scores below are on the unaltered validation text.")

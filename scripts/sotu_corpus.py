@@ -82,3 +82,22 @@ def repeat_first_half(x, y, which, random_from=None, generator=None):
     x[which] = torch.cat([w[:, :h], w[:, :h]], dim=1)  # [n, C]
     y[which] = torch.cat([w[:, 1:h], w[:, :h + 1]], dim=1)  # w[1:h] + w[:h+1]: [n, C]
     return x, y
+
+
+def repeat_random_span(x, y, which, random_from, generator):
+    """Windows `which` become random tokens (drawn from `random_from`) in which one span, of a random
+    length from an eighth to half the context, comes again at a random distance: the second copy is
+    predictable only by looking up where the current token stood before and taking the token after
+    it, an induction head's work. repeat_first_half's copy always lies half a context back, which a
+    head can also learn as a fixed offset (seen in a small pilot: a copy learned without any
+    previous-token head), a shortcut that helps no real text."""
+    n, C = int(which.sum()), x.shape[1]
+    seq = random_from[torch.randint(len(random_from), (n, C + 1), generator=generator)]  # [n, C + 1]
+    for r in range(n):
+        span = int(torch.randint(C // 8, C // 2 + 1, (), generator=generator))
+        first = int(torch.randint(0, C + 2 - 2 * span, (), generator=generator))
+        second = int(torch.randint(first + span, C + 2 - span, (), generator=generator))
+        seq[r, second:second + span] = seq[r, first:first + span]
+    x, y = x.clone(), y.clone()
+    x[which], y[which] = seq[:, :-1], seq[:, 1:]  # inputs and their next tokens: [n, C]
+    return x, y

