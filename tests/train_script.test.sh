@@ -30,6 +30,8 @@ refused "odd position dimensions" "--position-dims must be 0 or an even number b
 refused "position dimensions as wide as the embedding" "--position-dims must be 0 or an even number below --emb \\(64\\), got 64" --emb 64 --position-dims 64
 refused "position dimensions with learned positions" "--position-dims needs --positions sinusoidal" --positions learned --position-dims 32
 refused "random repeats without a fraction" "--repeat-random needs --repeat-fraction above 0" --repeat-random --repeat-fraction 0
+refused "span repeats without a fraction" "--repeat-kind span needs --repeat-fraction above 0" --repeat-kind span --repeat-fraction 0
+refused "span repeats of text" "--repeat-kind span needs .* random tokens" --repeat-kind span --repeat-fraction 0.2 --no-repeat-random
 refused "negative batch softmax" "--batch-softmax must be 0 or a number of ids .* got -5" --batch-softmax -5
 refused "batch softmax without restricted steps" "--batch-softmax must be 0 .* got 2000 with --restricted-softmax 0\$" --batch-softmax 2000 --restricted-softmax 0
 refused "dropout of 1" "--drop-rate must be at least 0 and below 1, got 1" --drop-rate 1

@@ -11,7 +11,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import train_small_model as ts  # noqa: E402
 from small_model_card import recipe_notes  # noqa: E402
-from sotu_corpus import repeat_first_half, windows  # noqa: E402
+from sotu_corpus import repeat_first_half, repeat_random_span, windows  # noqa: E402
 
 failures = []
 
@@ -53,6 +53,35 @@ check_repeated("repeat (text)", x0, y0, which, x1, y1)
 pool = torch.tensor([7, 11, 13, 17, 19])
 x2, y2 = repeat_first_half(x0, y0, which, pool, torch.Generator().manual_seed(5))
 check_repeated("repeat (random)", x0, y0, which, x2, y2, pool)
+
+
+def copied_span(row, C):
+    """The longest span of row (C + 1 tokens) that comes again later (a span's length, the distance)."""
+    best = (0, 0)
+    for a in range(C + 1):
+        for b in range(a + 1, C + 1):
+            n = 0
+            while b + n <= C and row[a + n] == row[b + n]:
+                n += 1
+            best = max(best, (n, b - a))
+    return best
+
+
+g, ids = torch.Generator().manual_seed(7), torch.arange(5000, 6000)  # few chance repeats among 1,000 ids
+distances = set()
+for trial in range(20):
+    x3, y3 = repeat_random_span(x0, y0, which, ids, g)
+    check("span: the inputs are not changed", torch.equal(x0, torch.arange(1000, 1064).reshape(4, 16)))
+    for i in range(len(which)):
+        if not which[i]:
+            check(f"span: window {i} untouched", torch.equal(x3[i], x0[i]) and torch.equal(y3[i], y0[i]))
+            continue
+        check(f"span: window {i}'s targets are its next tokens", torch.equal(y3[i, :-1], x3[i, 1:]))
+        check(f"span: window {i} holds ids of the pool only", bool(torch.isin(x3[i], ids).all()))
+        span, distance = copied_span(torch.cat([x3[i], y3[i, -1:]]).tolist(), 16)
+        check(f"span: window {i} repeats a span of 2 to 8 tokens", 2 <= span, (span, distance))
+        distances.add(distance)
+check("span: the copy's distance varies", len(distances) >= 4, sorted(distances))
 
 # Fixed positions: position_top radians a position at the highest frequency, base the ratio to
 # the lowest, every element's RMS position_rms (sin^2 + cos^2 = 1 for each pair).
@@ -124,6 +153,8 @@ sampled = recipe_notes(dict(t, batch_softmax=2000, restricted_softmax=0.85))
 check("card: sampled softmax", "the 2,000 commonest" in sampled, sampled[-400:])
 rand = recipe_notes(dict(t, repeat_fraction=0.5, repeat_random=True))
 check("card: repeated random tokens", "probability 0.5" in rand and "random tokens" in rand, rand[-300:])
+span = recipe_notes(dict(t, repeat_fraction=0.4, repeat_random=True, repeat_kind="span"))
+check("card: repeated spans", "probability 0.4" in span and "comes again at a random distance" in span, span[-300:])
 
 print(f"{len(failures)} failed" if failures else "all passed")
 sys.exit(1 if failures else 0)
