@@ -14,7 +14,7 @@ attnscope: bench/llama_bench.cpp, the forward as its CLI runs it (the weights
 memory-mapped, each layer converted to float32 when it runs, every head's weights kept,
 the last position's logits only), one more token through its KV cache, and its peak
 resident memory. PyTorch:
-tests/golden/llama_modules.py's LlamaFamily (transformers' computation in float32, the
+scripts/llama_family.py's LlamaFamily (transformers' computation in float32, the
 weights in memory as float32, the logits of every position as a causal LM's forward
 gives them), in a child process with glibc keeping its freed memory (peer.FAIR_PEER_ENV).
 attnscope's peak resident memory is the benchmark process's (the mapped file's pages it
@@ -45,7 +45,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "golden"))
 from peer import FAIR_PEER_ENV, OPTIMISED_BLAS, blas_in_use, cpu_description, fmt, median_seconds  # noqa: E402
 from gpt2_safetensors import read_safetensors, write_safetensors  # noqa: E402
-from llama_modules import LlamaFamily  # noqa: E402
+from llama_family import LlamaFamily  # noqa: E402
 
 LLAMA3_SCALING = {"rope_type": "llama3", "factor": 32.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                   "original_max_position_embeddings": 8192}
@@ -123,7 +123,7 @@ def main():
         return 2
     print(f"machine: {cpu_description()}; OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}")
     print(f"threads: {args.threads} (both); torch {torch.__version__} multiplying with {blas}")
-    print("PyTorch: LlamaFamily (tests/golden/llama_modules.py), float32 weights in memory, every position's "
+    print("PyTorch: LlamaFamily (scripts/llama_family.py), float32 weights in memory, every position's "
           "logits; glibc keeps its freed memory (" + " ".join(f"{k}={v}" for k, v in FAIR_PEER_ENV.items()) + ")")
     print("attnscope: the BF16 file memory-mapped, a layer converted when it runs, every head's weights kept, "
           "the last position's logits")

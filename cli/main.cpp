@@ -44,19 +44,26 @@ attn::Timing time_forward(const attn::Run& run, const attn::Settings& s, const a
     return {us[us.size() / 2], runs};
 }
 
-// A Llama-family checkpoint's run on exact ids (output/llama_json.h). What GPT-2 runs
-// have besides (a tokenizer, --layer/--head's stages, generation, exports, the PyTorch
-// program) is refused in one line rather than silently left out.
+// A Llama-family checkpoint's run on a text or exact ids (output/llama_json.h), or the
+// PyTorch program of one of its heads (--emit-pytorch, on a text: the app's run of it).
+// What GPT-2 runs have besides (--stages, exports) is refused in one line rather than
+// silently left out.
 int run_llama(const cli::CliOptions& o, const std::string& folder) {
     const attn::Settings& s = o.settings;
     if (s.tokenizer != "words")
         throw attn::ArgsError("a Llama-family model tokenizes with its own tokenizer.json: --tokenizer is for "
                               "the chapter 3 module");
-    if (s.layer || s.head || o.output.emit_pytorch || o.export_dir || !o.output.stages.empty())
+    if (o.export_dir || !o.output.stages.empty() || ((s.layer || s.head) && !o.output.emit_pytorch))
         throw attn::ArgsError("a Llama-family model prints every head's weights, the next tokens and the generated "
-                              "ones only (--layer, --head, --stages, --export and --emit-pytorch are GPT-2's)");
+                              "ones only (--stages and --export are GPT-2's; --layer and --head pick --emit-pytorch's head)");
     attn::Budget budget = attn::budget_for(s);
     budget.output = o.output;
+    if (o.output.emit_pytorch) {
+        if (o.ids) throw attn::ArgsError("--emit-pytorch reproduces a text's run: give --text, not --ids");
+        const attn::ModelRun run = attn::run_model(s, attn::load_model(folder, s.attention.seed), budget);
+        std::cout << attn::emit_model_pytorch(s, run, false);
+        return std::cout.good() ? 0 : 1;
+    }
     const attn::LlamaRun run = o.ids ? attn::run_llama(folder, *o.ids, budget, s.next_at, s.generate, s.sampling)
                                      : attn::run_llama_on_text(folder, s.text, budget, s.next_at, s.generate, s.sampling);
     attn::write_llama_json(std::cout, run);

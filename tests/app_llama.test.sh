@@ -11,6 +11,7 @@ source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
 
+PY=/usr/bin/python3  # Debian's, with python3-torch: the saved program runs on it
 HUB="$WORK/hub"
 source "$TESTS/tiny_llama_hub.sh"
 SNAP=$(tiny_llama_hub "$HUB" test/tiny-qwen2)
@@ -62,6 +63,33 @@ check "Append the most likely token appends the CLI's first next token" \
 # token came from the cache (one extended run), not the run on screen.
 check "that token came from the KV cache: one run extended from it" wait_state "s['extended_runs'] == $extended + 1"
 check "the cache grew by the token" wait_state "$ran and len(s['token_ids']) == $count + 1 and $cache_bytes"
+
+# File > Save PyTorch as .py: scripts/llama_family.py's model on the folder's weights, reading
+# the tokens in view (the appended one too).
+read -r x y <<<"$(widget_centre menu_file)"
+click "$x" "$y"
+check "File lists Save PyTorch as .py for a Llama-family model" wait_state "'menu_save_py' in s['widgets']"
+read -r x y <<<"$(widget_centre menu_save_py)"
+click "$x" "$y"
+check "it opens the save dialog" wait_state "s['dialog'] is not None and 'PyTorch' in s['dialog']['title']"
+type_path "$WORK/qwen.py"
+check "the dialog saves the program of the run on screen" \
+    wait_state "s['dialog'] is None and s['last_export']['path'] == '$WORK/qwen.py' and s['last_export']['error'] is None"
+cp "$STATE" "$WORK/saved-state.json"
 quit_app
 check "quits cleanly" test "$APP_EXIT" -eq 0
+
+check "the saved program, run with PyTorch, reads the tokens in view and gives the window's next tokens" \
+    $PY -c '
+import json, subprocess, sys
+s = json.load(open(sys.argv[1]))
+p = json.loads(subprocess.run([sys.executable, sys.argv[2], "--json"], check=True, capture_output=True, text=True).stdout)
+want = s["model_run"]["next_token"]
+assert p["token_ids"] == s["token_ids"] and len(p["token_ids"]) == int(sys.argv[3]) + 1, (p["token_ids"], s["token_ids"])
+assert (p["layer"], p["head"]) == (s["model_run"]["layer"], s["model_run"]["head"]), (p["layer"], p["head"])
+assert len(p["weights"]) == len(p["token_ids"]) and "generated" not in p
+assert p["next_token_position"] == s["model_run"]["next_token_position"]
+assert [t["id"] for t in p["next_token"]] == [t["id"] for t in want], (p["next_token"], want)
+assert max(abs(a["prob"] - b["prob"]) for a, b in zip(p["next_token"], want)) <= 1e-4 * max(t["prob"] for t in want)
+' "$WORK/saved-state.json" "$WORK/qwen.py" "$count"
 finish

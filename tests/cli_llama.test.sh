@@ -56,7 +56,7 @@ expect_error "an id past the vocabulary" "token id 96 is outside the model's voc
 expect_error "not an id" "--ids needs token ids such as 1,2,3, got '-3'" --model "$model" --ids 1,-3
 expect_error "ids without a model" "--ids feeds a Llama-family --model" --ids 1,2
 expect_error "ids with a GPT model" "--ids feeds a Llama-family model.*gpt-ch4 is not one" --model gpt-ch4 --ids 1,2
-expect_error "GPT-2's options" "--layer, --head, --stages.*are GPT-2's" --model "$model" --ids 1,2 --layer 0 --head 0
+expect_error "GPT-2's options" "--stages and --export are GPT-2's; --layer and --head pick --emit-pytorch's head" --model "$model" --ids 1,2 --layer 0 --head 0
 expect_error "generated past the positions" "4 token ids and 61 generated are more than the model's max_position_embeddings \(64\)" \
     --model "$model" --ids 1,2,3,4 --generate 61
 

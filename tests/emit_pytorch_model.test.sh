@@ -7,21 +7,29 @@
 # sampled as chapter 5's generate samples, the next tokens after a position picked with
 # --next-at while generation goes on after the last), chapter 4's seeded gpt-ch4 (the
 # book's "Hello, I am"), and small checkpoints with transformer. names, F16 and buffers,
-# BF16 with heads of 64 and an untied lm_head. A program with a fault put in (c_attn's query weights not
-# transposed) must fail the comparison. Bad input: exit 2, one line.
+# BF16 with heads of 64 and an untied lm_head; and the four golden Llama-family folders (Llama, Llama 3
+# with scaled RoPE and a tied head in BF16, Qwen2.5 with biases in two F16 shards, Qwen3 with q/k norms
+# and one key/value head) with a one-character tokenizer.json, on scripts/llama_family.py: grouped
+# query heads, greedy and sampled generation, --next-at. A program with a fault put in (c_attn's query
+# weights not transposed; a Llama's queries rotated the wrong way) must fail the comparison. Bad input:
+# exit 2, one line.
 # Usage: tests/emit_pytorch_model.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/cli_lib.sh" "${1:-}" torch
+source "$here/tiny_llama_hub.sh"  # one_char_tokenizer
 golden="$here/golden/checkpoints"
 
 # agree NAME ARGS...: the CLI's JSON as NAME.json, its program as NAME.py; the program's
-# prints then its JSON line (NAME.out) agree with the JSON.
+# prints then its JSON line (NAME.out) agree with the JSON. $head_args (--layer L --head H)
+# go to the program only: a Llama-family model's JSON lists every head and takes neither.
+head_args=()
 agree() {
     local name=$1
     shift
-    if ! "$cli" "$@" >"$tmp/$name.json" 2>"$tmp/err" || ! "$cli" "$@" --emit-pytorch >"$tmp/$name.py" 2>"$tmp/err"; then
+    if ! "$cli" "$@" >"$tmp/$name.json" 2>"$tmp/err" ||
+        ! "$cli" "$@" "${head_args[@]}" --emit-pytorch >"$tmp/$name.py" 2>"$tmp/err"; then
         fail "$name" "attnscope-cli failed"
         return
     fi
@@ -56,6 +64,41 @@ agree sotu_next_at_2_generate_2 --model sotu-small --text "The state of the Unio
 agree gpt_ch4_seed_123 --model gpt-ch4 --seed 123 --text "Hello, I am" --generate 2
 agree f16_transformer_prefix --model "$golden/f16-prefixed" --text "A!B!C" --layer 2 --head 1
 agree bf16_64wide_untied_head --model "$golden/bf16-64wide/model.safetensors" --text "A!B" --generate 2
+
+# Llama-family folders: the golden models, each beside a tokenizer.json of single characters.
+for name in llama-plain-f32 llama3-scaled-tied-bf16 qwen2-bias-f16-shards qwen3-qknorm-mqa-f32; do
+    cp -r "$here/golden/llama/$name" "$tmp/$name" && one_char_tokenizer "$tmp/$name/tokenizer.json"
+done
+agree llama_default_head_0.0 --model "$tmp/llama-plain-f32" --text "Hello, world"
+head_args=(--layer 1 --head 1)
+agree llama3_bf16_head_1.1_sampled --model "$tmp/llama3-scaled-tied-bf16" --text "Every effort moves you" \
+    --generate 4 --temperature 1.3 --top-k 20 --sample-seed 11
+head_args=(--layer 1 --head 3)
+agree qwen2_shards_head_1.3_generate_3 --model "$tmp/qwen2-bias-f16-shards" --text "The state of the Union" --generate 3
+head_args=(--layer 0 --head 2)
+agree qwen3_mqa_head_0.2_next_at_3 --model "$tmp/qwen3-qknorm-mqa-f32" --text "a b c d e f" --next-at 3
+head_args=()
+if grep -qx "MODEL_DIR = \"$tmp/qwen2-bias-f16-shards\"" "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
+    grep -qF "key/value head 1's, shared by query heads 2-3" "$tmp/qwen2_shards_head_1.3_generate_3.py"; then
+    echo "ok:   a Llama-family program names the folder at its top, and the head's key/value group"
+    passed=$((passed + 1))
+else
+    fail "a Llama-family program's source" "no MODEL_DIR line with the folder, or no key/value group named"
+fi
+if [[ -s $tmp/llama3_bf16_head_1.1_sampled.py ]]; then
+    sed 's/q_rot = q \* cos + rotate_half(q) \* sin/q_rot = q * cos - rotate_half(q) * sin/' \
+        "$tmp/llama3_bf16_head_1.1_sampled.py" >"$tmp/broken_llama.py"
+    if cmp -s "$tmp/broken_llama.py" "$tmp/llama3_bf16_head_1.1_sampled.py"; then
+        fail "a broken Llama program" "the rotation to break is not in the program"
+    elif "$python" "$tmp/broken_llama.py" >"$tmp/broken.out" 2>"$tmp/err" &&
+        ! "$python" "$here/compare_model_program.py" "$tmp/llama3_bf16_head_1.1_sampled.json" "$tmp/broken.out" \
+            >"$tmp/compared"; then
+        echo "ok:   a Llama program rotating its queries the wrong way fails: $(cat "$tmp/compared")"
+        passed=$((passed + 1))
+    else
+        fail "a broken Llama program" "queries rotated the wrong way were not caught"
+    fi
+fi
 
 # --next-at P: the program takes position P's logits (and the default the last's, -1).
 if grep -qF "probas = torch.softmax(logits[0, 2], dim=-1)" "$tmp/sotu_next_at_2_generate_2.py" &&
@@ -99,6 +142,10 @@ expect_error "a chapter 3 setting with a model" "--d-out describes the chapter 3
     --model sotu-small --text hi --d-out 4 --emit-pytorch
 expect_error "--export with --emit-pytorch" "--emit-pytorch and --export cannot be combined" \
     --model sotu-small --text hi --export "$tmp/out" --emit-pytorch
+expect_error "a Llama-family model's query head it does not have" "the model has 4 heads a layer" \
+    --model "$tmp/qwen2-bias-f16-shards" --text hi --layer 0 --head 4 --emit-pytorch
+expect_error "a Llama-family program on exact ids" "--emit-pytorch reproduces a text's run: give --text, not --ids" \
+    --model "$tmp/qwen2-bias-f16-shards" --ids 1,2 --emit-pytorch
 
 echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
 [[ $failed -eq 0 ]]

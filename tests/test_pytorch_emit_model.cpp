@@ -15,6 +15,7 @@
 #include "output/cli_command.h"
 #include "output/pytorch_emit_model.h"
 #include "output/python_scripts.h"
+#include "llama_fixture.h"
 
 namespace {
 
@@ -55,6 +56,31 @@ TEST_CASE("the emitted GPT program quotes the scripts as they are in the reposit
     CHECK(dtypes.back() == '\n');
     CHECK(std::count(dtypes.begin(), dtypes.end(), '\n') == 1);
     CHECK_THROWS_AS(attn::python_definition(attn::kBookGptPy, "NoSuchClass"), std::logic_error);
+    // A Llama-family model's program quotes the float32 reference of the golden data.
+    CHECK(std::string(attn::kLlamaFamilyPy) == read_text(kScripts + "llama_family.py"));
+    CHECK(attn::python_definition(attn::kLlamaFamilyPy, "LlamaFamily").rfind("class LlamaFamily(nn.Module):\n", 0) == 0);
+}
+
+TEST_CASE("a Llama-family model's program names its folder and the head's key/value group, and is refused once "
+          "the folder has gone", "[emit_model]") {
+    const std::string dir = (std::filesystem::temp_directory_path() / "attnscope-emit-llama-test").string();
+    attn::test::copy_golden_llama("qwen2-bias-f16-shards", dir, /*with_tokenizer=*/true);
+    attn::Settings s = model_settings(dir, "Hello world");
+    s.layer = 2;
+    s.head = 2;
+    const attn::ModelRun run = attn::run_model(s, attn::load_model(dir, 0), attn::default_budget());
+    const std::string program = attn::emit_model_pytorch(s, run, false);
+    CHECK(has(program, "MODEL_DIR = \"" + dir + "\"\n"));
+    CHECK(has(program, "class LlamaFamily(nn.Module):\n"));
+    CHECK(has(program, "\"model_type\": \"qwen2\",\n"));
+    CHECK(has(program, "\"num_key_value_heads\": 2,\n"));
+    CHECK(has(program, "its keys are key/value head 1's, shared by query heads 2-3"));
+    CHECK(has(program, "attn_weights = family.weights[layer][head]"));
+    CHECK(!has(program, "GPTModel"));
+    CHECK(attn::model_program_problem(run).empty());
+    std::filesystem::remove_all(dir);
+    CHECK(has(attn::model_program_problem(run), "no such folder any more"));
+    CHECK_THROWS_AS(attn::emit_model_pytorch(s, run, false), attn::ModelFileError);
 }
 
 TEST_CASE("the program names the model file by its absolute path, and is refused once it has gone", "[emit_model]") {

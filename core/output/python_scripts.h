@@ -1,5 +1,5 @@
 #pragma once
-// The project's Python scripts that an emitted GPT program quotes, compiled in as text
+// The project's Python scripts that an emitted model program quotes, compiled in as text
 // (cmake/PythonScripts.cmake), so that the book's chapter 4 classes and chapter 5's
 // loader exist once in the repository: the program shows the very code that trained the
 // shipped model and made the golden data.
@@ -10,6 +10,7 @@ namespace attn {
 
 extern const char* const kBookGptPy;          // scripts/book_gpt.py
 extern const char* const kGpt2SafetensorsPy;  // scripts/gpt2_safetensors.py
+extern const char* const kLlamaFamilyPy;      // scripts/llama_family.py
 
 // The top-level statement of Python `source` that defines `name` ("class NAME", "def
 // NAME" or "NAME = ..."): its first line and every line after it up to the next one at

@@ -1,6 +1,7 @@
-// emit_model_pytorch: a GPT model's program, section by section. This file writes its
-// header, the tokens, the forward pass with its prints and the JSON; the classes and the
-// model come from pytorch_emit_model_weights.cpp.
+// emit_model_pytorch: a model's program, section by section. This file writes a GPT
+// model's header, the tokens, the forward pass with its prints and the JSON; its classes and
+// the model come from pytorch_emit_model_weights.cpp, a Llama-family model's header, classes,
+// model and forward from pytorch_emit_llama.cpp (the tokens, prints and JSON are these).
 #include "output/pytorch_emit_model.h"
 
 #include <algorithm>
@@ -15,32 +16,7 @@
 
 namespace attn {
 
-namespace {
-const char* const kNoLlamaProgram =
-    "Copy as PyTorch writes the book's GPTModel; a Llama-family model's program is not written yet";
-}  // namespace
-
 namespace pytorch_emit_parts {
-
-namespace {
-
-// What the sections share.
-struct ModelProgram {
-    explicit ModelProgram(const ModelRun& r) : run(r) {}
-    const ModelRun& run;
-    std::string command;   // the attnscope-cli command that shows the same (the text's tokens)
-    int layer = 0, head = 0;
-    std::size_t prompt = 0;       // how many of run.tokens are the text's
-    int generate = 0;             // tokens the program generates (the CLI's --generate)
-    Sampling sampling;            // how: the argmax, or chapter 5's sampling
-    std::string file;             // the safetensors file's absolute path ("" for gpt-ch4)
-    std::string config;           // the configuration's Python name
-    bool app = false;             // for the app's File menu: the tokens in view
-};
-
-std::string token_text(int64_t id) {
-    return id < Gpt2Tokenizer::kVocabSize ? gpt2_tokenizer().token_display(id) : "<" + std::to_string(id) + ">";
-}
 
 std::string plural(std::size_t n, const std::string& one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
 
@@ -54,6 +30,33 @@ std::string next_tokens_comment(const ModelProgram& p) {
                                : "# The next token after position " + at + " (tokens[" + at + "], --next-at " + at +
                                      "): the softmax of its logits,\n# its " + n + " most probable ids.\n";
 }
+
+std::string generation_lines(const ModelProgram& p) {
+    std::ostringstream py;
+    if (p.generate > 0 && !p.sampling.sampled())
+        py << "\n"
+           << "# Chapter 4's greedy generation: the most probable next token, appended, " << p.generate
+           << (p.generate == 1 ? " time" : " times") << ".\n"
+           << "out = generate_text_simple(model=model, idx=idx, max_new_tokens=" << p.generate << ",\n"
+           << "                           context_size=" << p.config << "[\"context_length\"])\n"
+           << "generated = out[0, len(token_ids):].tolist()\n";
+    if (p.generate > 0 && p.sampling.sampled()) {
+        const std::string top_k = p.sampling.top_k ? std::to_string(*p.sampling.top_k) : "None";
+        py << "\n"
+           << "# Chapter 5's generate: " << (p.sampling.top_k ? "the " + top_k + " largest logits, " : std::string())
+           << "divided by the temperature, then\n"
+           << "# torch.multinomial on their softmax, " << p.generate << (p.generate == 1 ? " time" : " times")
+           << ", its random stream seeded once before.\n"
+           << "torch.manual_seed(" << p.sampling.seed << ")\n"
+           << "out = generate(model=model, idx=idx, max_new_tokens=" << p.generate << ",\n"
+           << "               context_size=" << p.config << "[\"context_length\"], top_k=" << top_k
+           << ", temperature=" << py_float(p.sampling.temperature) << ")\n"
+           << "generated = out[0, len(token_ids):].tolist()\n";
+    }
+    return py.str();
+}
+
+namespace {
 
 void emit_header(std::ostream& py, const ModelProgram& p) {
     const ModelRun& run = p.run;
@@ -103,8 +106,10 @@ void emit_header(std::ostream& py, const ModelProgram& p) {
 void emit_tokens(std::ostream& py, const Settings& s, const ModelProgram& p) {
     const ModelRun& run = p.run;
     py << "\n\n" << section("The text and its tokens")
-       << "# GPT-2's byte-pair encoding of the text (tiktoken.get_encoding(\"gpt2\")'s ids), as attnscope\n"
-       << "# computed it, written out: this program needs no tokenizer.\n";
+       << (run.model.llama ? "# The encoding of the text by the model's tokenizer.json (the ids of Hugging Face's tokenizers),\n"
+                             "# as attnscope computed it, written out: this program needs no tokenizer.\n"
+                           : "# GPT-2's byte-pair encoding of the text (tiktoken.get_encoding(\"gpt2\")'s ids), as attnscope\n"
+                             "# computed it, written out: this program needs no tokenizer.\n");
     const std::size_t extra = run.tokens.ids.size() - p.prompt;
     if (extra > 0)
         py << "# The last " << plural(extra, "id") << " are the tokens attnscope generated after the text.\n";
@@ -115,9 +120,9 @@ void emit_tokens(std::ostream& py, const Settings& s, const ModelProgram& p) {
     // writes the few it will meet (those of the model in the file: another file may differ).
     std::map<int64_t, std::string> texts;
     for (std::size_t i = 0; i < run.tokens.ids.size(); ++i) texts[run.tokens.ids[i]] = run.tokens.tokens[i];
-    for (const TokenProbability& t : run.next_tokens) texts.emplace(t.id, token_text(t.id));
+    for (const TokenProbability& t : run.next_tokens) texts.emplace(t.id, model_token_text(run.model, t.id));
     if (p.generate > 0)
-        for (const int64_t id : run.generated) texts.emplace(id, token_text(id));
+        for (const int64_t id : run.generated) texts.emplace(id, model_token_text(run.model, id));
     std::vector<std::string> items;
     for (const auto& [id, text] : texts) items.push_back(std::to_string(id) + ": " + py_str(text));
     std::string dict = py_list(items, 13);
@@ -144,26 +149,7 @@ void emit_forward(std::ostream& py, const ModelProgram& p) {
                                                    : "# (Generation continues after the last position: logits[0, -1].)\n")
        << "probas = torch.softmax(logits[0, " << next_index(p) << "], dim=-1)\n"
        << "top = torch.topk(probas, " << p.run.next_tokens.size() << ")\n";
-    if (p.generate > 0 && !p.sampling.sampled())
-        py << "\n"
-           << "# Chapter 4's greedy generation: the most probable next token, appended, " << p.generate
-           << (p.generate == 1 ? " time" : " times") << ".\n"
-           << "out = generate_text_simple(model=model, idx=idx, max_new_tokens=" << p.generate << ",\n"
-           << "                           context_size=" << p.config << "[\"context_length\"])\n"
-           << "generated = out[0, len(token_ids):].tolist()\n";
-    if (p.generate > 0 && p.sampling.sampled()) {
-        const std::string top_k = p.sampling.top_k ? std::to_string(*p.sampling.top_k) : "None";
-        py << "\n"
-           << "# Chapter 5's generate: " << (p.sampling.top_k ? "the " + top_k + " largest logits, " : std::string())
-           << "divided by the temperature, then\n"
-           << "# torch.multinomial on their softmax, " << p.generate << (p.generate == 1 ? " time" : " times")
-           << ", its random stream seeded once before.\n"
-           << "torch.manual_seed(" << p.sampling.seed << ")\n"
-           << "out = generate(model=model, idx=idx, max_new_tokens=" << p.generate << ",\n"
-           << "               context_size=" << p.config << "[\"context_length\"], top_k=" << top_k
-           << ", temperature=" << py_float(p.sampling.temperature) << ")\n"
-           << "generated = out[0, len(token_ids):].tolist()\n";
-    }
+    py << generation_lines(p);
 }
 
 void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
@@ -199,15 +185,14 @@ void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
 
 std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool generated_in_view) {
     using namespace pytorch_emit_parts;
-    if (run.model.llama) throw ExportError(kNoLlamaProgram);
-    const GptConfig& c = run.model.model->cfg;
+    const ModelShape shape = model_shape(run.model);
     ModelProgram p(run);
     p.layer = s.layer.value_or(0);
     p.head = s.head.value_or(0);
-    if (p.layer < 0 || p.layer >= c.n_layers || p.layer >= static_cast<int>(run.trace->blocks.size()))
-        throw InputError("--layer " + std::to_string(p.layer) + ": the model has " + std::to_string(c.n_layers) + " layers");
-    if (p.head < 0 || p.head >= c.n_heads)
-        throw InputError("--head " + std::to_string(p.head) + ": the model has " + std::to_string(c.n_heads) + " heads a layer");
+    if (p.layer < 0 || p.layer >= shape.layers || p.layer >= static_cast<int>(run.trace->blocks.size()))
+        throw InputError("--layer " + std::to_string(p.layer) + ": the model has " + std::to_string(shape.layers) + " layers");
+    if (p.head < 0 || p.head >= shape.heads)
+        throw InputError("--head " + std::to_string(p.head) + ": the model has " + std::to_string(shape.heads) + " heads a layer");
     if (run.tokens.ids.empty() || run.next_tokens.empty()) throw InputError("the run has no tokens to reproduce");
     const std::size_t in_view = generated_in_view ? std::min(run.generated.size(), run.tokens.ids.size() - 1) : 0;
     p.prompt = run.tokens.ids.size() - in_view;
@@ -229,17 +214,24 @@ std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool gene
     p.file = model_file_path(run.model);
 
     std::ostringstream py;
-    emit_header(py, p);
-    emit_gpt_classes(py, !p.file.empty(), p.generate > 0 && p.sampling.sampled());
-    p.config = emit_gpt_model(py, run.model, p.file);
-    emit_tokens(py, s, p);
-    emit_forward(py, p);
+    if (run.model.llama) {  // scripts/llama_family.py's LlamaFamily on the folder's weights
+        emit_llama_header(py, p);
+        emit_llama_classes(py, p);
+        p.config = emit_llama_model(py, p);
+        emit_tokens(py, s, p);
+        emit_llama_forward(py, p);
+    } else {  // the book's GPTModel
+        emit_header(py, p);
+        emit_gpt_classes(py, !p.file.empty(), p.generate > 0 && p.sampling.sampled());
+        p.config = emit_gpt_model(py, run.model, p.file);
+        emit_tokens(py, s, p);
+        emit_forward(py, p);
+    }
     emit_json_and_main(py, p);
     return py.str();
 }
 
 std::string model_program_problem(const ModelRun& run) {
-    if (run.model.llama) return kNoLlamaProgram;
     try {
         pytorch_emit_parts::model_file_path(run.model);
         return "";

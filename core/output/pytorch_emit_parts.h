@@ -18,6 +18,8 @@
 // and a GPT model's program (pytorch_emit_model.h):
 //   pytorch_emit_model_weights.cpp  the book's GPTModel and loader (quoted scripts), the model
 //   pytorch_emit_model.cpp          the header, the tokens, the forward pass, the prints, the JSON
+// and a Llama-family model's (the same tokens, prints and JSON):
+//   pytorch_emit_llama.cpp          its header, scripts/llama_family.py's classes, the model, the forward
 // Nothing here is meant for other callers.
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +30,7 @@
 
 #include "model/model_source.h"
 #include "output/pytorch_emit.h"
+#include "run/model_run.h"
 
 namespace attn::pytorch_emit_parts {
 
@@ -199,8 +202,9 @@ std::string kv_cache_call(const std::string& object, const std::vector<std::stri
 // A GPT model's classes and weights (pytorch_emit_model_weights.cpp)
 // ---------------------------------------------------------------------------------
 
-// The absolute path of the model's safetensors file ("" for gpt-ch4). Throws
-// ModelFileError when the file is no longer there or has no name Python can spell.
+// The absolute path of the model's safetensors file ("" for gpt-ch4), or a Llama-family
+// model's folder. Throws ModelFileError when it is no longer there or has no name Python
+// can spell.
 std::string model_file_path(const LoadedModel& model);
 // The book's chapter 4 classes and generate_text_simple; with `sampled` chapter 5's
 // generate; with `from_file` the safetensors reader and chapter 5's load_weights_into_gpt.
@@ -208,5 +212,44 @@ void emit_gpt_classes(std::ostream& py, bool from_file, bool sampled);
 // Defines `model` in eval mode: gpt-ch4 as the book draws it, or GPTModel(GPT_CONFIG) with
 // the weights of `file` (model_file_path's). Returns the configuration's Python name.
 std::string emit_gpt_model(std::ostream& py, const LoadedModel& model, const std::string& file);
+
+// ---------------------------------------------------------------------------------
+// What a model's program shares, GPT or Llama family (pytorch_emit_model.cpp)
+// ---------------------------------------------------------------------------------
+
+struct ModelProgram {
+    explicit ModelProgram(const ModelRun& r) : run(r) {}
+    const ModelRun& run;
+    std::string command;   // the attnscope-cli command that shows the same (the text's tokens)
+    int layer = 0, head = 0;
+    std::size_t prompt = 0;       // how many of run.tokens are the text's
+    int generate = 0;             // tokens the program generates (the CLI's --generate)
+    Sampling sampling;            // how: the argmax, or chapter 5's sampling
+    std::string file;             // the safetensors file's absolute path ("" for gpt-ch4), a Llama's folder
+    std::string config;           // the configuration's Python name
+    bool app = false;             // for the app's File menu: the tokens in view
+};
+
+std::string plural(std::size_t n, const std::string& one);
+bool next_at_last(const ModelRun& run);
+// The index of the position whose next tokens the run lists ("-1": the last), and the
+// comment before the lines that take them.
+std::string next_index(const ModelProgram& p);
+std::string next_tokens_comment(const ModelProgram& p);
+// The lines that generate p.generate tokens after idx with the book's generate_text_simple
+// or chapter 5's generate, into `generated`.
+std::string generation_lines(const ModelProgram& p);
+
+// ---------------------------------------------------------------------------------
+// A Llama-family model's sections (pytorch_emit_llama.cpp)
+// ---------------------------------------------------------------------------------
+
+void emit_llama_header(std::ostream& py, const ModelProgram& p);
+// scripts/llama_family.py's LlamaFamily, a safetensors reader that converts one tensor at a
+// time, and the book's generate functions the program uses.
+void emit_llama_classes(std::ostream& py, const ModelProgram& p);
+// Defines `model`: LlamaFamily(CONFIG) with the folder's weights. Returns CONFIG's name.
+std::string emit_llama_model(std::ostream& py, const ModelProgram& p);
+void emit_llama_forward(std::ostream& py, const ModelProgram& p);
 
 }  // namespace attn::pytorch_emit_parts

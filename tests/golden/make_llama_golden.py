@@ -5,7 +5,7 @@ with model.safetensors.index.json) and tests/golden/llama_golden.json.
 
 Run with Debian's torch (python3-torch 1.13):  /usr/bin/python3 tests/golden/make_llama_golden.py
 
-The models (llama_modules.py: transformers' Llama, Qwen2 and Qwen3 in float32) are seeded
+The models (scripts/llama_family.py: transformers' Llama, Qwen2 and Qwen3 in float32) are seeded
 and written in one dtype each; the golden data comes from the files as written (F16 and
 BF16 widened to float32), as the C++ reads them. They cover: Llama 3's rope_scaling
 ("llama3") with a tied head, in BF16; Qwen2.5's q/k/v bias with its own lm_head, in F16,
@@ -24,7 +24,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from gpt2_safetensors import read_safetensors, write_safetensors  # noqa: E402
-from llama_modules import LlamaFamily  # noqa: E402
+from llama_family import LlamaFamily  # noqa: E402
 
 torch.set_num_threads(1)
 OUT_DIR = os.path.join(HERE, "llama")
