@@ -76,6 +76,24 @@ type_path "$WORK/qwen.py"
 check "the dialog saves the program of the run on screen" \
     wait_state "s['dialog'] is None and s['last_export']['path'] == '$WORK/qwen.py' and s['last_export']['error'] is None"
 cp "$STATE" "$WORK/saved-state.json"
+
+# File > Open model on a folder: the golden Qwen3 (q/k norms, one key/value head) beside a
+# tokenizer.json; before it, a folder whose config.json names a model_type and nothing else.
+mkdir -p "$WORK/qwen3" "$WORK/broken"
+cp "$TESTS"/golden/llama/qwen3-qknorm-mqa-f32/* "$WORK/qwen3/"
+one_char_tokenizer "$WORK/qwen3/tokenizer.json"
+echo '{"model_type": "llama"}' >"$WORK/broken/config.json"
+hold ctrl+m
+check "Ctrl+M opens the model dialog, which offers Llama-family folders" \
+    wait_state "s['dialog'] is not None and 'Qwen folder' in s['dialog']['title']"
+type_path "$WORK/broken"
+check "a folder whose config.json is not a whole model is explained in the dialog" \
+    wait_state "s['dialog'] is not None and 'config.json' in (s['dialog']['error'] or '')"
+type_path "$WORK/qwen3"
+check "the Qwen3 folder opens: 2 layers of 4 query heads sharing 1 key/value head" \
+    wait_state "s['dialog'] is None and s['model_run'] is not None and s['model_run']['name'] == '$WORK/qwen3'
+                and not s['computing'] and s['error'] is None
+                and [s['model_run'][k] for k in ('n_layer', 'n_head', 'n_kv_head')] == [2, 4, 1]"
 quit_app
 check "quits cleanly" test "$APP_EXIT" -eq 0
 
