@@ -79,7 +79,8 @@ head_args=(--layer 0 --head 2)
 agree qwen3_mqa_head_0.2_next_at_3 --model "$tmp/qwen3-qknorm-mqa-f32" --text "a b c d e f" --next-at 3
 head_args=()
 if grep -qx "MODEL_DIR = \"$tmp/qwen2-bias-f16-shards\"" "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
-    grep -qF "key/value head 1's, shared by query heads 2-3" "$tmp/qwen2_shards_head_1.3_generate_3.py"; then
+    grep -qF "its keys are key/value head 1's," "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
+    grep -qF "# shared by query heads 2-3)" "$tmp/qwen2_shards_head_1.3_generate_3.py"; then
     echo "ok:   a Llama-family program names the folder at its top, and the head's key/value group"
     passed=$((passed + 1))
 else

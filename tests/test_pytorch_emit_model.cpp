@@ -74,7 +74,7 @@ TEST_CASE("a Llama-family model's program names its folder and the head's key/va
     CHECK(has(program, "class LlamaFamily(nn.Module):\n"));
     CHECK(has(program, "\"model_type\": \"qwen2\",\n"));
     CHECK(has(program, "\"num_key_value_heads\": 2,\n"));
-    CHECK(has(program, "its keys are key/value head 1's, shared by query heads 2-3"));
+    CHECK(has(program, "its keys are key/value head 1's,\n# shared by query heads 2-3)"));
     CHECK(has(program, "attn_weights = family.weights[layer][head]"));
     CHECK(!has(program, "GPTModel"));
     CHECK(attn::model_program_problem(run).empty());

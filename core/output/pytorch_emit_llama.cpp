@@ -35,7 +35,6 @@ std::string quoted(const char* script, std::initializer_list<const char*> names)
 void emit_llama_header(std::ostream& py, const ModelProgram& p) {
     const LlamaConfig& c = config_of(p);
     const ModelRun& run = p.run;
-    const std::size_t in_view = run.tokens.ids.size() - p.prompt;
     const int group = p.head / c.group_size();
     py << "# attnscope, reproduced in PyTorch: the " << c.model_type << " model " << run.model.name << ",\n"
        << "# " << plural(static_cast<std::size_t>(c.layers), "layer") << " of "
@@ -51,23 +50,10 @@ void emit_llama_header(std::ostream& py, const ModelProgram& p) {
        << "#\n"
        << "#     " << p.command << "\n"
        << "#\n";
-    if (in_view > 0)
-        py << "# and the " << plural(in_view, "token") << " attnscope's window generated after the text: it reads the\n"
-           << "# text's " << plural(p.prompt, "token") << " and those, " << run.tokens.ids.size() << " in all, as the window showed them.\n"
-           << "#\n";
-    py << "# Run it with PyTorch (python3 this_file.py; no other package): it prints layer " << p.layer << "'s query head "
-       << p.head << "'s\n"
-       << "# attention weights (its keys are key/value head " << group << "'s, shared by query heads "
-       << group * c.group_size() << "-" << (group + 1) * c.group_size() - 1 << "),\n# the " << run.next_tokens.size()
-       << " most probable next tokens"
-       << (next_at_last(run) ? "" : " after position " + std::to_string(run.next_position))
-       << (p.generate ? " and the " + plural(static_cast<std::size_t>(p.generate),
-                                             p.sampling.sampled() ? "sampled token" : "greedy token")
-                      : std::string())
-       << ",\n"
-       << "# then, as its last line, the same as JSON, named as attnscope-cli's JSON names them:\n"
-       << "# layers[" << p.layer << "][\"heads\"][" << p.head << "][\"weights\"]"
-       << (p.generate ? ", next_token and generated" : " and next_token") << ". With --json it prints only that line.\n"
+    py << what_it_prints(p, "query head " + std::to_string(p.head) + "'s attention weights (its keys are key/value head " +
+                                std::to_string(group) + "'s,\n# shared by query heads " +
+                                std::to_string(group * c.group_size()) + "-" +
+                                std::to_string((group + 1) * c.group_size() - 1) + ")")
        << "# It encodes nothing itself: the token ids are attnscope's, from the model's tokenizer.json.\n"
        << "# It holds the weights in float32, 4 bytes a parameter (transformers' default too).\n"
        << "#\n"

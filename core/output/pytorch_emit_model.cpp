@@ -31,6 +31,27 @@ std::string next_tokens_comment(const ModelProgram& p) {
                                      "): the softmax of its logits,\n# its " + n + " most probable ids.\n";
 }
 
+std::string what_it_prints(const ModelProgram& p, const std::string& head) {
+    const ModelRun& run = p.run;
+    std::ostringstream py;
+    const std::size_t in_view = run.tokens.ids.size() - p.prompt;
+    if (in_view > 0)
+        py << "# and the " << plural(in_view, "token") << " attnscope's window generated after the text: it reads the\n"
+           << "# text's " << plural(p.prompt, "token") << " and those, " << run.tokens.ids.size() << " in all, as the window showed them.\n"
+           << "#\n";
+    py << "# Run it with PyTorch (python3 this_file.py; no other package): it prints layer " << p.layer << "'s\n"
+       << "# " << head << ", the " << run.next_tokens.size() << " most probable next tokens"
+       << (next_at_last(run) ? "" : " after position " + std::to_string(run.next_position))
+       << (p.generate ? " and the " + plural(static_cast<std::size_t>(p.generate),
+                                             p.sampling.sampled() ? "sampled token" : "greedy token")
+                      : std::string())
+       << ",\n"
+       << "# then, as its last line, the same as JSON, named as attnscope-cli's JSON names them:\n"
+       << "# layers[" << p.layer << "][\"heads\"][" << p.head << "][\"weights\"]"
+       << (p.generate ? ", next_token and generated" : " and next_token") << ". With --json it prints only that line.\n";
+    return py.str();
+}
+
 std::string generation_lines(const ModelProgram& p) {
     std::ostringstream py;
     if (p.generate > 0 && !p.sampling.sampled())
@@ -61,7 +82,6 @@ namespace {
 void emit_header(std::ostream& py, const ModelProgram& p) {
     const ModelRun& run = p.run;
     const GptConfig& c = run.model.model->cfg;
-    const std::size_t in_view = run.tokens.ids.size() - p.prompt;
     const std::string what = run.model.file.empty() ? "chapter 4's GPTModel, seeded " + std::to_string(run.model.seed) +
                                                           " and untrained"
                                                     : "the checkpoint " + run.model.name;
@@ -76,21 +96,7 @@ void emit_header(std::ostream& py, const ModelProgram& p) {
        << "#\n"
        << "#     " << p.command << "\n"
        << "#\n";
-    if (in_view > 0)
-        py << "# and the " << plural(in_view, "token") << " attnscope's window generated after the text: it reads the\n"
-           << "# text's " << plural(p.prompt, "token") << " and those, " << run.tokens.ids.size() << " in all, as the window showed them.\n"
-           << "#\n";
-    py << "# Run it with PyTorch (python3 this_file.py; no other package): it prints layer " << p.layer << "'s head "
-       << p.head << "\n"
-       << "# attention weights, the " << run.next_tokens.size() << " most probable next tokens"
-       << (next_at_last(run) ? "" : " after position " + std::to_string(run.next_position))
-       << (p.generate ? " and the " + plural(static_cast<std::size_t>(p.generate),
-                                             p.sampling.sampled() ? "sampled token" : "greedy token")
-                      : std::string())
-       << ",\n"
-       << "# then, as its last line, the same as JSON, named as attnscope-cli's JSON names them:\n"
-       << "# layers[" << p.layer << "][\"heads\"][" << p.head << "][\"weights\"]"
-       << (p.generate ? ", next_token and generated" : " and next_token") << ". With --json it prints only that line.\n"
+    py << what_it_prints(p, "head " + std::to_string(p.head) + "'s attention weights")
        << "# It encodes nothing itself: the token ids are attnscope's GPT-2 byte-pair encoding.\n"
        << "#\n"
        << "# Written by " << (p.app ? "attnscope's File > Copy as PyTorch" : "attnscope-cli --emit-pytorch") << ".\n"

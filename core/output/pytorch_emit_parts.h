@@ -236,6 +236,10 @@ bool next_at_last(const ModelRun& run);
 // comment before the lines that take them.
 std::string next_index(const ModelProgram& p);
 std::string next_tokens_comment(const ModelProgram& p);
+// The header's lines that say which tokens the program reads (the window's generated ones
+// too) and what it prints: layer L's `head` ("head 3's attention weights"), the next tokens,
+// the generated ones and the JSON.
+std::string what_it_prints(const ModelProgram& p, const std::string& head);
 // The lines that generate p.generate tokens after idx with the book's generate_text_simple
 // or chapter 5's generate, into `generated`.
 std::string generation_lines(const ModelProgram& p);
