@@ -45,8 +45,11 @@ void pick_next_position(LiveRun& live, const attn::Run& run, const DrawContext& 
                               : "a click keeps the next tokens after this token while tokens are appended";
     // A Llama-family model's tokens are its own tokenizer.json's.
     const bool gpt2 = !run.model || !run.model->model.llama;
+    const char* caption = live.run_settings().ids ? "Tokens (the ids given, no tokenizer)"
+                          : gpt2                  ? "Tokens (GPT-2)"
+                                                  : "Tokens (the model's tokenizer.json)";
     if (const std::optional<size_t> clicked =
-            draw_token_chips(gpt2 ? "Tokens (GPT-2)" : "Tokens (the model's tokenizer.json)", run.tokens,
+            draw_token_chips(caption, run.tokens,
                              gpt2 ? "gpt2" : "tokenizer.json", live.run_settings().text, ctx, report.chips, &pick)) {
         if (picked && *clicked == pick.marked) live.controls.next_at.reset();
         else live.controls.next_at = static_cast<int>(*clicked);

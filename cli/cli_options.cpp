@@ -28,21 +28,6 @@ int parse_time_runs(const std::string& flag, const std::string& text) {
     return value;
 }
 
-// "1,2,3": at most 65536 ids, each a whole number from 0 (the model checks its vocabulary).
-std::vector<int64_t> parse_ids(const std::string& flag, const std::string& text) {
-    std::vector<int64_t> ids;
-    for (const std::string& item : split_commas(text)) {
-        int64_t id = 0;
-        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
-        if (ec != std::errc() || end != item.data() + item.size() || id < 0)
-            throw attn::ArgsError(flag + " needs token ids such as 1,2,3, got '" + item + "'");
-        ids.push_back(id);
-        if (ids.size() > 65536) throw attn::ArgsError(flag + " takes at most 65536 ids");
-    }
-    if (ids.empty()) throw attn::ArgsError(flag + " needs at least one token id");
-    return ids;
-}
-
 }  // namespace
 
 std::string cli_usage() {
@@ -62,8 +47,8 @@ std::string cli_usage() {
            "with --emit-pytorch, a PyTorch program on the book's GPTModel printing that head's (or\n"
            "head 0.0's) weights, the next tokens and the generated ones.\n"
            "--model DIR with a Llama-family checkpoint (config.json's model_type llama, qwen2 or\n"
-           "qwen3, and its safetensors) takes the token ids with --ids 1,2,3 and prints every layer's\n"
-           "and head's weights and the next tokens, or takes --text and tokenizes it with DIR/tokenizer.json;\n"
+           "qwen3, and its safetensors) tokenizes --text with DIR/tokenizer.json and prints every layer's\n"
+           "and head's weights and the next tokens; --ids 1,2,3 gives any model exact token ids instead;\n"
            "with --text, --emit-pytorch and --layer L --head H: a PyTorch program on scripts/llama_family.py.\n"
            "--tokenizer PATH/tokenizer.json: a Hugging Face byte-level BPE tokenizer for the chapter 3\n"
            "module; with --tokenize FILE (a JSON list of strings) only prints each string's token_ids,\n"
@@ -84,7 +69,6 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         else if (flag == "--time") o.output.time_runs = parse_time_runs(flag, flags.value());
         else if (flag == "--emit-pytorch") o.output.emit_pytorch = true;
         else if (flag == "--export") o.export_dir = flags.value();
-        else if (flag == "--ids") o.ids = parse_ids(flag, flags.value());
         else if (flag == "--tokenize") o.tokenize_file = flags.value();
         else throw attn::ArgsError("unknown argument '" + flag + "' (see --help)");
     }
@@ -93,10 +77,8 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         if (std::find(attn::stage_names().begin(), attn::stage_names().end(), name) == attn::stage_names().end())
             throw attn::ArgsError("unknown stage '" + name + "' in --stages");
     if (o.output.emit_pytorch && o.export_dir) throw attn::ArgsError("--emit-pytorch and --export cannot be combined");
-    if (o.tokenize_file && (o.ids || o.settings.model || o.export_dir || o.output.emit_pytorch))
+    if (o.tokenize_file && (o.settings.model || o.export_dir || o.output.emit_pytorch))
         throw attn::ArgsError("--tokenize only tokenizes: it takes --tokenizer PATH/tokenizer.json and nothing to run");
-    if (o.ids && !o.settings.model)
-        throw attn::ArgsError("--ids feeds a Llama-family --model folder (llama, qwen2, qwen3) exact token ids");
     if (o.settings.model && o.output.time_runs)
         throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");
     o.output.export_files = o.export_dir.has_value();

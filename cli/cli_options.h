@@ -15,7 +15,6 @@ struct CliOptions {
     attn::Settings settings;
     attn::OutputRequest output;             // --stages, --time, --emit-pytorch, --export
     std::optional<std::string> export_dir;  // --export DIR
-    std::optional<std::vector<int64_t>> ids;  // --ids 1,2,3: exact token ids, no tokenizer
     std::optional<std::string> tokenize_file;  // --tokenize FILE: only tokenize FILE's strings
     bool help = false;
 };

@@ -59,12 +59,12 @@ int run_llama(const cli::CliOptions& o, const std::string& folder) {
     attn::Budget budget = attn::budget_for(s);
     budget.output = o.output;
     if (o.output.emit_pytorch) {
-        if (o.ids) throw attn::ArgsError("--emit-pytorch reproduces a text's run: give --text, not --ids");
         const attn::ModelRun run = attn::run_model(s, attn::load_model(folder, s.attention.seed), budget);
         std::cout << attn::emit_model_pytorch(s, run, false);
         return std::cout.good() ? 0 : 1;
     }
-    const attn::LlamaRun run = o.ids ? attn::run_llama(folder, *o.ids, budget, s.next_at, s.generate, s.sampling)
+    const attn::LlamaRun run = s.ids ? attn::run_llama(folder, attn::parse_token_ids(*s.ids), budget, s.next_at,
+                                                       s.generate, s.sampling)
                                      : attn::run_llama_on_text(folder, s.text, budget, s.next_at, s.generate, s.sampling);
     attn::write_llama_json(std::cout, run);
     return std::cout.good() ? 0 : 1;
@@ -114,7 +114,6 @@ int main(int argc, char** argv) {
         // A folder, or a repository id of the Hugging Face cache.
         if (const std::string folder = s.model ? attn::llama_family_folder(*s.model) : ""; !folder.empty())
             return run_llama(o, folder);
-        if (o.ids) throw attn::ArgsError("--ids feeds a Llama-family model (llama, qwen2, qwen3); " + *s.model + " is not one");
         if (s.model) {  // a GPT model instead of the chapter 3 module
             attn::Budget budget = attn::budget_for(s);
             budget.output = o.output;

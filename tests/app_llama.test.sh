@@ -94,6 +94,24 @@ check "the Qwen3 folder opens: 2 layers of 4 query heads sharing 1 key/value hea
     wait_state "s['dialog'] is None and s['model_run'] is not None and s['model_run']['name'] == '$WORK/qwen3'
                 and not s['computing'] and s['error'] is None
                 and [s['model_run'][k] for k in ('n_layer', 'n_head', 'n_kv_head')] == [2, 4, 1]"
+
+# Token ids instead of the sentence (--ids): the model reads them as they are (and still
+# generates the one token appended above after them).
+given="s['token_ids'][:4] == [5, 17, 94, 3] and s['tokens'][2] == ' ' and len(s['token_ids']) == 5"
+activate ids
+type_text "5,17,94,3"
+check "typed token ids are what the model reads" wait_state "$(settled) and s['error'] is None and $given"
+type_text "x"
+check "a word that is not an id is refused in one line, the last view kept" \
+    wait_state "not s['computing'] and \"--ids needs token ids such as 1,2,3, got '3x'\" == s['error'] and $given"
+hold ctrl+a
+type_text "5,17,96"
+check "an id outside the vocabulary is refused in one line" \
+    wait_state "not s['computing'] and 'token id 96 is outside the model' in (s['error'] or '')"
+hold ctrl+a
+hold BackSpace
+check "an empty box reads the sentence's tokens again" \
+    wait_state "$(settled) and s['error'] is None and len(s['token_ids']) == len('$text') + 1"
 quit_app
 check "quits cleanly" test "$APP_EXIT" -eq 0
 

@@ -54,8 +54,17 @@ model="$golden/llama/qwen3-qknorm-mqa-f32"
 expect_error "no tokenizer.json" "has no tokenizer.json to tokenize the text: give the token ids with --ids" --model "$model" --text "hello"
 expect_error "an id past the vocabulary" "token id 96 is outside the model's vocabulary \(0..95\)" --model "$model" --ids 1,96
 expect_error "not an id" "--ids needs token ids such as 1,2,3, got '-3'" --model "$model" --ids 1,-3
-expect_error "ids without a model" "--ids feeds a Llama-family --model" --ids 1,2
-expect_error "ids with a GPT model" "--ids feeds a Llama-family model.*gpt-ch4 is not one" --model gpt-ch4 --ids 1,2
+expect_error "ids without a model" "--ids needs --model" --ids 1,2
+expect_error "ids past a GPT model's vocabulary" "--ids: token id 50257 is outside the model's vocabulary \(0..50256\)" \
+    --model gpt-ch4 --ids 1,50257
+# A GPT model reads given ids too: the book's "Hello, I am" as GPT-2 encodes it gives the text's JSON.
+if "$cli" --model gpt-ch4 --ids "15496, 11,314,716" >"$tmp/gpt-ids.json" 2>"$tmp/err" &&
+    "$cli" --model gpt-ch4 --text "Hello, I am" >"$tmp/gpt-text.json" && cmp -s "$tmp/gpt-ids.json" "$tmp/gpt-text.json"; then
+    echo "ok:   gpt-ch4 on --ids 15496,11,314,716 prints what it prints for the text \"Hello, I am\""
+    passed=$((passed + 1))
+else
+    fail "a GPT model on --ids" "its JSON differs from the text's: $(tail -n 1 "$tmp/err")"
+fi
 expect_error "GPT-2's options" "--stages and --export are GPT-2's; --layer and --head pick --emit-pytorch's head" --model "$model" --ids 1,2 --layer 0 --head 0
 expect_error "generated past the positions" "4 token ids and 61 generated are more than the model's max_position_embeddings \(64\)" \
     --model "$model" --ids 1,2,3,4 --generate 61

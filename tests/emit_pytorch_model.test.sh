@@ -77,6 +77,8 @@ head_args=(--layer 1 --head 3)
 agree qwen2_shards_head_1.3_generate_3 --model "$tmp/qwen2-bias-f16-shards" --text "The state of the Union" --generate 3
 head_args=(--layer 0 --head 2)
 agree qwen3_mqa_head_0.2_next_at_3 --model "$tmp/qwen3-qknorm-mqa-f32" --text "a b c d e f" --next-at 3
+head_args=(--layer 2 --head 0)
+agree qwen2_given_ids_head_2.0 --model "$tmp/qwen2-bias-f16-shards" --ids 5,17,94,3,3 --generate 2
 head_args=()
 if grep -qx "MODEL_DIR = \"$tmp/qwen2-bias-f16-shards\"" "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
     grep -qF "its keys are key/value head 1's," "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
@@ -145,8 +147,8 @@ expect_error "--export with --emit-pytorch" "--emit-pytorch and --export cannot 
     --model sotu-small --text hi --export "$tmp/out" --emit-pytorch
 expect_error "a Llama-family model's query head it does not have" "the model has 4 heads a layer" \
     --model "$tmp/qwen2-bias-f16-shards" --text hi --layer 0 --head 4 --emit-pytorch
-expect_error "a Llama-family program on exact ids" "--emit-pytorch reproduces a text's run: give --text, not --ids" \
-    --model "$tmp/qwen2-bias-f16-shards" --ids 1,2 --emit-pytorch
+expect_error "a Llama-family program on ids outside its vocabulary" "--ids: token id 96 is outside the model's vocabulary" \
+    --model "$tmp/qwen2-bias-f16-shards" --ids 1,96 --emit-pytorch
 
 echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
 [[ $failed -eq 0 ]]

@@ -41,6 +41,7 @@ attn::Settings everything_changed() {
     a.window = 5;
     a.latent_dim = 8;
     s.model = "gpt-ch4";
+    s.ids = "1,2,3";
     s.layer = 3;
     s.head = 2;
     s.generate = 4;

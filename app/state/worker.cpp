@@ -56,11 +56,11 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
     // A picked position past the tokens in view (a shorter text typed, the generated tokens
     // removed) shows the last token's, as a layer past the model's shows its last: the
     // controls keep the pick, and it returns once the tokens reach it.
-    if (s.next_at && static_cast<size_t>(*s.next_at) >= text_tokens(s.text) + static_cast<size_t>(std::max(s.generate, 0)))
+    if (s.next_at && static_cast<size_t>(*s.next_at) >= text_tokens(s) + static_cast<size_t>(std::max(s.generate, 0)))
         s.next_at.reset();
     std::shared_ptr<const attn::ModelRun> run;
     // Another position picked on the run on screen: its logits have every row already.
-    if (last_model_run_ && s.text == last_text_ && s.generate == last_generate_ &&
+    if (last_model_run_ && s.text == last_text_ && s.ids == last_ids_ && s.generate == last_generate_ &&
         s.sampling == last_model_run_->sampler.how() && last_model_run_->layer == s.layer &&
         last_model_run_->head == s.head)
         if (std::optional<attn::ModelRun> picked = attn::with_next_at(*last_model_run_, s.next_at))
@@ -76,22 +76,24 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
     return std::make_shared<attn::Run>(attn::layer_view(run));
 }
 
-size_t Worker::text_tokens(const std::string& text) const {
-    const std::optional<attn::Tokenized> tokens = model_tokens(text);
+size_t Worker::text_tokens(const attn::Settings& s) const {
+    const std::optional<attn::Tokenized> tokens = model_tokens(s);
     return tokens ? tokens->ids.size() : 0;
 }
 
-std::optional<attn::Tokenized> Worker::model_tokens(const std::string& text) const {
-    if (!model_ || !model_->llama) return attn::gpt2_tokenizer().encode(text);
-    if (!model_->tokenizer) return std::nullopt;  // the full run says it has none
-    return model_->tokenizer->encode(text);
+std::optional<attn::Tokenized> Worker::model_tokens(const attn::Settings& s) const {
+    try {
+        return model_ ? attn::model_input_tokens(s, *model_) : attn::gpt2_tokenizer().encode(s.text);
+    } catch (const attn::UserError&) {  // ids the model lacks, no tokenizer: the full run says so
+        return std::nullopt;
+    }
 }
 
 std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Settings& s) {
     // Other sampling settings choose other tokens, from the first generated one on.
     if (s.sampling != last_model_run_->sampler.how()) return nullptr;
     std::optional<attn::ModelRun> more;
-    if (s.text == last_text_ && s.generate > last_generate_) {
+    if (s.text == last_text_ && s.ids == last_ids_ && s.generate > last_generate_) {
         // More generated tokens, one cached step each, the sampler's random stream carried
         // from run to run: the tokens a run generating them all at once has.
         // A picked position keeps its next tokens (previous's: later tokens leave them be).
@@ -99,11 +101,12 @@ std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Setting
         for (int n = last_generate_ + 1; more && n < s.generate; ++n) more = attn::extend_generated(*more, s.next_at);
     } else if (s.generate == 0 && last_generate_ == 0) {
         // Typed words that only add tokens to the last text's, as the model tokenizes them.
-        if (std::optional<attn::Tokenized> tokens = model_tokens(s.text))
+        if (std::optional<attn::Tokenized> tokens = model_tokens(s))
             more = attn::extend_model_run(*last_model_run_, *tokens, s.next_at);
     }
     if (!more) return nullptr;
     last_text_ = s.text;
+    last_ids_ = s.ids;
     last_generate_ = s.generate;
     return std::make_shared<const attn::ModelRun>(std::move(*more));
 }
@@ -196,6 +199,7 @@ std::optional<Outcome> Worker::step_job() {
         if (!st.steps->done()) return;
         auto run = std::make_shared<const attn::ModelRun>(st.steps->take());
         last_text_ = st.settings.text;
+        last_ids_ = st.settings.ids;
         last_generate_ = st.settings.generate;
         last_model_run_ = run;
         st.out.run = std::make_shared<attn::Run>(attn::layer_view(run));

@@ -109,12 +109,13 @@ private:
     // (another text, fewer generated tokens, other sampling settings) or cannot (the
     // context is full, or the picked position's next tokens need a full run).
     std::shared_ptr<const attn::ModelRun> append_to_last(const attn::Settings& s);
-    size_t text_tokens(const std::string& text) const;  // by model_'s tokenizer
-    // The text as model_ tokenizes it (GPT-2's BPE, a Llama's tokenizer.json); nothing
-    // for a Llama without a tokenizer the app reads.
-    std::optional<attn::Tokenized> model_tokens(const std::string& text) const;
+    size_t text_tokens(const attn::Settings& s) const;  // model_tokens' count
+    // What model_ reads of `s` (attn::model_input_tokens: the token ids given, else the text
+    // by its tokenizer); nothing where the run would refuse them (it says why).
+    std::optional<attn::Tokenized> model_tokens(const attn::Settings& s) const;
     std::shared_ptr<const attn::ModelRun> last_model_run_;  // of model_, what an append extends
-    std::string last_text_;  // its settings' text and generated tokens
+    std::string last_text_;  // its settings' text, token ids and generated tokens
+    std::optional<std::string> last_ids_;
     int last_generate_ = 0;
     std::string activity_;   // guarded by mutex_
     WorkProgress progress_;  // guarded by mutex_

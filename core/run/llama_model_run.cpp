@@ -26,12 +26,9 @@ GptTrace as_model_trace(LlamaTrace&& t) {
 ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view) {
     const LlamaCheckpoint& m = *model.llama;
     const LlamaConfig& c = m.config();
-    if (!model.tokenizer)
-        throw ModelFileError(model.name + " has no tokenizer.json attnscope reads, to tokenize the text");
-    const HfTokenizer& tokenizer = *model.tokenizer;
     ModelRun run;
     run.model = model;
-    run.tokens = tokenizer.encode(s.text);
+    run.tokens = model_input_tokens(s, model);
     const auto text_tokens = static_cast<int64_t>(run.tokens.ids.size());
     const int64_t T = text_tokens + (generated_in_view ? s.generate : 0);
     if (text_tokens == 0) throw InputError("the text has no tokens");

@@ -1,6 +1,8 @@
 #include "run/model_run.h"
 
 #include <algorithm>
+#include <charconv>
+#include <sstream>
 
 #include "run/llama_model_run.h"
 #include "run/llama_run.h"  // llama_token_text
@@ -69,11 +71,46 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
     return w;
 }
 
+std::vector<int64_t> parse_token_ids(const std::string& text) {
+    std::vector<int64_t> ids;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        const size_t first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
+        item = first == std::string::npos ? "" : item.substr(first, last - first + 1);
+        int64_t id = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+        if (item.empty() || ec != std::errc() || end != item.data() + item.size() || id < 0)
+            throw InputError("--ids needs token ids such as 1,2,3, got '" + item + "'");
+        ids.push_back(id);
+        if (ids.size() > 65536) throw InputError("--ids takes at most 65536 ids");
+    }
+    if (ids.empty()) throw InputError("--ids needs at least one token id");
+    return ids;
+}
+
+Tokenized model_input_tokens(const Settings& s, const LoadedModel& model) {
+    if (s.ids) {
+        const int64_t vocab = model_shape(model).vocab_size;
+        Tokenized tokens;
+        for (const int64_t id : parse_token_ids(*s.ids)) {
+            if (id >= vocab)
+                throw InputError("--ids: token id " + std::to_string(id) + " is outside the model's vocabulary (0.." +
+                                 std::to_string(vocab - 1) + ")");
+            tokens = with_token(model, std::move(tokens), id);
+        }
+        return tokens;
+    }
+    if (!model.llama) return gpt2_tokenizer().encode(s.text);
+    if (!model.tokenizer)
+        throw ModelFileError(model.name + " has no tokenizer.json attnscope reads, to tokenize the text: give token ids");
+    return model.tokenizer->encode(s.text);
+}
+
 Tokenized with_token(const LoadedModel& model, Tokenized tokens, int64_t id) {
     tokens.ids.push_back(id);
     tokens.tokens.push_back(model_token_text(model, id));
     const bool special = model.llama ? model.tokenizer && model.tokenizer->is_special(id) : id == Gpt2Tokenizer::kEndOfText;
-    if (!tokens.special.empty()) tokens.special.push_back(special);
+    if (tokens.special.size() + 1 == tokens.ids.size()) tokens.special.push_back(special);  // kept where known
     if (!tokens.word.empty()) tokens.word.push_back(tokens.word.back() + 1);
     return tokens;
 }
@@ -95,7 +132,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     const GptConfig& cfg = m.cfg;
     ModelRun& run = run_;
     run.model = model;
-    run.tokens = gpt2_tokenizer().encode(s.text);
+    run.tokens = model_input_tokens(s, model);
     const auto T = static_cast<int64_t>(run.tokens.ids.size()) + (generated_in_view ? s.generate : 0);
     if (T == 0) throw InputError("the text has no tokens");
     if (T > cfg.context_length)

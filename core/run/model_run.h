@@ -113,6 +113,14 @@ private:
 // `tokens` and one more token, shown as `model` shows it (model_token_text).
 Tokenized with_token(const LoadedModel& model, Tokenized tokens, int64_t id);
 
+// "1,2,3" (spaces allowed): at most 65536 token ids, each a whole number from 0. Throws
+// InputError naming --ids.
+std::vector<int64_t> parse_token_ids(const std::string& text);
+// The tokens a model run reads: s.ids as they are (each checked against the model's
+// vocabulary), else the text by the model's tokenizer (GPT-2's, or a Llama-family folder's
+// tokenizer.json: ModelFileError where it has none).
+Tokenized model_input_tokens(const Settings& s, const LoadedModel& model);
+
 // `previous` with the tokens `tokens` adds to its own (its ids must start with
 // previous's), each new token one cached step (kv_cache.h, a Llama's llama_cache.h: its
 // query against the cached keys): every layer's and query head's weights gain a row and a

@@ -78,6 +78,11 @@ std::vector<SettingRow> make_rows() {
               "the book's GPTModel: seeded (gpt-ch4), or its weights loaded from a GPT-2 checkpoint as chapter 5 does",
               true}),
          FIELD(model)));
+    rows.push_back(bind(row({"ids", "--ids", T::OptText, "1,2,3", 0, 0, {}, all, "", "model", Reruns::Embedding,
+              {"Token ids (instead of the sentence)", C::TextBox, 0, 0, false, Unset::Empty, "empty: the sentence's tokens",
+               "", "Exact token ids, such as 15496,995: the model reads them as they are, its tokenizer skipped."},
+              "token_ids = [...]: the ids as given, no tokenizer", true}),
+         FIELD(ids)));
     SettingSpec tokenizer = row({"tokenizer", "--tokenizer", T::Choice, "", 0, 0, {"words", "simple", "gpt2"}, all, "", "",
               Reruns::Embedding, {"Tokenizer", C::Own, 0, 0, false, Unset::None, "", "", ""},
               "a split on spaces, chapter 2's SimpleTokenizerV2, tiktoken.get_encoding(\"gpt2\"), or a Hugging Face "

@@ -30,6 +30,9 @@ struct Settings {
     // (chapter 4's GPTModel seeded with attention.seed), "sotu-small" (the shipped trained
     // model), "gpt2" (found in the Hugging Face cache), or a checkpoint's path.
     std::optional<std::string> model;
+    // Exact token ids the model reads instead of the text's tokens ("1,2,3"; with model):
+    // its tokenizer skipped (model_input_tokens in core/run/model_run.h).
+    std::optional<std::string> ids;
     std::optional<int> layer, head;  // the head whose every stage is shown (with model)
     int generate = 0;                // tokens generated after the text (with model)
     // How they are chosen: chapter 5's temperature and top-k, and the seed of the random
