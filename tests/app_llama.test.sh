@@ -66,15 +66,7 @@ check "the cache grew by the token" wait_state "$ran and len(s['token_ids']) == 
 
 # File > Save PyTorch as .py: scripts/llama_family.py's model on the folder's weights, reading
 # the tokens in view (the appended one too).
-read -r x y <<<"$(widget_centre menu_file)"
-click "$x" "$y"
-check "File lists Save PyTorch as .py for a Llama-family model" wait_state "'menu_save_py' in s['widgets']"
-read -r x y <<<"$(widget_centre menu_save_py)"
-click "$x" "$y"
-check "it opens the save dialog" wait_state "s['dialog'] is not None and 'PyTorch' in s['dialog']['title']"
-type_path "$WORK/qwen.py"
-check "the dialog saves the program of the run on screen" \
-    wait_state "s['dialog'] is None and s['last_export']['path'] == '$WORK/qwen.py' and s['last_export']['error'] is None"
+save_pytorch_program "$WORK/qwen.py" "for a Llama-family model"
 cp "$STATE" "$WORK/saved-state.json"
 
 # File > Open model on a folder: the golden Qwen3 (q/k norms, one key/value head) beside a

@@ -111,15 +111,7 @@ click "$x" "$y"
 check "while that head's run computes, tile 1.5 stays where it was" same_place_while_computing "$was_at"
 check "a click on tile 1.5 shows layer 1's head 5" \
     wait_state "$(settled) and s['model_run']['layer'] == 1 and s['model_run']['head'] == 5 and s['selected_head'] == 5"
-read -r x y <<<"$(widget_centre menu_file)"
-click "$x" "$y"
-check "File lists Save PyTorch as .py for a model" wait_state "'menu_save_py' in s['widgets']"
-read -r x y <<<"$(widget_centre menu_save_py)"
-click "$x" "$y"
-check "it opens the save dialog" wait_state "s['dialog'] is not None and 'PyTorch' in s['dialog']['title']"
-type_path "$WORK/shown.py"
-check "the dialog saves the program of the run on screen" \
-    wait_state "s['dialog'] is None and s['last_export']['path'] == '$WORK/shown.py' and s['last_export']['error'] is None"
+save_pytorch_program "$WORK/shown.py" "for a model"
 cp "$STATE" "$WORK/shown-state.json"
 hold ctrl+m
 check "Ctrl+M opens the model dialog" wait_state "s['dialog'] is not None and 'checkpoint' in s['dialog']['title']"

@@ -82,11 +82,13 @@ agree qwen2_given_ids_head_2.0 --model "$tmp/qwen2-bias-f16-shards" --ids 5,17,9
 head_args=()
 if grep -qx "MODEL_DIR = \"$tmp/qwen2-bias-f16-shards\"" "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
     grep -qF "its keys are key/value head 1's," "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
-    grep -qF "# shared by query heads 2-3)" "$tmp/qwen2_shards_head_1.3_generate_3.py"; then
-    echo "ok:   a Llama-family program names the folder at its top, and the head's key/value group"
+    grep -qF "# shared by query heads 2-3)" "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
+    grep -qF "token ids are those attnscope was given (--ids)" "$tmp/qwen2_given_ids_head_2.0.py" &&
+    grep -qF "token ids are attnscope's encoding by the model's tokenizer.json" "$tmp/qwen2_shards_head_1.3_generate_3.py"; then
+    echo "ok:   a Llama-family program names the folder at its top, the head's key/value group, where its ids came from"
     passed=$((passed + 1))
 else
-    fail "a Llama-family program's source" "no MODEL_DIR line with the folder, or no key/value group named"
+    fail "a Llama-family program's source" "no MODEL_DIR line with the folder, no key/value group, or its ids' source unnamed"
 fi
 if [[ -s $tmp/llama3_bf16_head_1.1_sampled.py ]]; then
     sed 's/q_rot = q \* cos + rotate_half(q) \* sin/q_rot = q * cos - rotate_half(q) * sin/' \

@@ -24,12 +24,6 @@ std::string py_number(double v) {
     return std::floor(v) == v && std::fabs(v) < 1e15 ? std::to_string(static_cast<int64_t>(v)) : py_float(v);
 }
 
-std::string quoted(const char* script, std::initializer_list<const char*> names) {
-    std::string out;
-    for (const char* name : names) out += (out.empty() ? "" : "\n\n") + python_definition(script, name);
-    return out;
-}
-
 }  // namespace
 
 void emit_llama_header(std::ostream& py, const ModelProgram& p) {
@@ -53,8 +47,8 @@ void emit_llama_header(std::ostream& py, const ModelProgram& p) {
     py << what_it_prints(p, "query head " + std::to_string(p.head) + "'s attention weights (its keys are key/value head " +
                                 std::to_string(group) + "'s,\n# shared by query heads " +
                                 std::to_string(group * c.group_size()) + "-" +
-                                std::to_string((group + 1) * c.group_size() - 1) + ")")
-       << "# It encodes nothing itself: the token ids are attnscope's, from the model's tokenizer.json.\n"
+                                std::to_string((group + 1) * c.group_size() - 1) + ")",
+                         "encoding by the model's tokenizer.json")
        << "# It holds the weights in float32, 4 bytes a parameter (transformers' default too).\n"
        << "#\n"
        << "# Written by " << (p.app ? "attnscope's File > Copy as PyTorch" : "attnscope-cli --emit-pytorch") << ".\n"
@@ -73,11 +67,11 @@ void emit_llama_classes(std::ostream& py, const ModelProgram& p) {
        << "# attnscope's scripts/llama_family.py, as it is: RMSNorm, RoPE in rotate-half form (with Llama 3's\n"
        << "# frequency scaling), grouped-query attention, SwiGLU; qwen2's q/k/v biases, qwen3's q_norm and k_norm.\n"
        << "# Its forward keeps every layer's softmax weights in its .weights: how this program reads a head's.\n"
-       << quoted(kLlamaFamilyPy, {"rms_norm", "rope_inv_freq", "rotate_half", "LlamaFamily"});
+       << definitions(kLlamaFamilyPy, {"rms_norm", "rope_inv_freq", "rotate_half", "LlamaFamily"});
     if (p.generate > 0)
         py << "\n\n"
            << section("The book's generation (scripts/book_gpt.py)")
-           << quoted(kBookGptPy, {p.sampling.sampled() ? "generate" : "generate_text_simple"});
+           << definitions(kBookGptPy, {p.sampling.sampled() ? "generate" : "generate_text_simple"});
     py << "\n\n"
        << section("Reading the folder's safetensors files")
        << "# A safetensors file is 8 bytes of little-endian header length N, N bytes of JSON {name: {dtype,\n"
@@ -168,12 +162,7 @@ void emit_llama_forward(std::ostream& py, const ModelProgram& p) {
        << "    logits = model(idx)\n"
        << "attn_weights = family.weights[layer][head]  # [queries, keys]: rows sum to 1, the future is 0\n"
        << "\n"
-       << next_tokens_comment(p)
-       << (next_at_last(p.run) || p.generate == 0 ? ""
-                                                   : "# (Generation continues after the last position: logits[0, -1].)\n")
-       << "probas = torch.softmax(logits[0, " << next_index(p) << "], dim=-1)\n"
-       << "top = torch.topk(probas, " << p.run.next_tokens.size() << ")\n"
-       << generation_lines(p);
+       << next_token_lines(p) << generation_lines(p);
 }
 
 }  // namespace attn::pytorch_emit_parts

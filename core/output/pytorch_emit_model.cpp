@@ -20,6 +20,8 @@ namespace pytorch_emit_parts {
 
 std::string plural(std::size_t n, const std::string& one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
 
+namespace {
+
 // The position whose next tokens the run lists (--next-at): the last is -1, as the book
 // indexes it; another its 0-based index.
 bool next_at_last(const ModelRun& run) { return run.next_position + 1 == static_cast<int64_t>(run.tokens.ids.size()); }
@@ -31,7 +33,9 @@ std::string next_tokens_comment(const ModelProgram& p) {
                                      "): the softmax of its logits,\n# its " + n + " most probable ids.\n";
 }
 
-std::string what_it_prints(const ModelProgram& p, const std::string& head) {
+}  // namespace
+
+std::string what_it_prints(const ModelProgram& p, const std::string& head, const std::string& encoding) {
     const ModelRun& run = p.run;
     std::ostringstream py;
     const std::size_t in_view = run.tokens.ids.size() - p.prompt;
@@ -48,8 +52,18 @@ std::string what_it_prints(const ModelProgram& p, const std::string& head) {
        << ",\n"
        << "# then, as its last line, the same as JSON, named as attnscope-cli's JSON names them:\n"
        << "# layers[" << p.layer << "][\"heads\"][" << p.head << "][\"weights\"]"
-       << (p.generate ? ", next_token and generated" : " and next_token") << ". With --json it prints only that line.\n";
+       << (p.generate ? ", next_token and generated" : " and next_token") << ". With --json it prints only that line.\n"
+       << "# It encodes nothing itself: the token ids are "
+       << (p.ids_given ? "those attnscope was given (--ids)" : "attnscope's " + encoding) << ".\n";
     return py.str();
+}
+
+std::string next_token_lines(const ModelProgram& p) {
+    return next_tokens_comment(p) +
+           (next_at_last(p.run) || p.generate == 0 ? ""
+                                                    : "# (Generation continues after the last position: logits[0, -1].)\n") +
+           "probas = torch.softmax(logits[0, " + next_index(p) + "], dim=-1)\n" +
+           "top = torch.topk(probas, " + std::to_string(p.run.next_tokens.size()) + ")\n";
 }
 
 std::string generation_lines(const ModelProgram& p) {
@@ -96,8 +110,7 @@ void emit_header(std::ostream& py, const ModelProgram& p) {
        << "#\n"
        << "#     " << p.command << "\n"
        << "#\n";
-    py << what_it_prints(p, "head " + std::to_string(p.head) + "'s attention weights")
-       << "# It encodes nothing itself: the token ids are attnscope's GPT-2 byte-pair encoding.\n"
+    py << what_it_prints(p, "head " + std::to_string(p.head) + "'s attention weights", "GPT-2 byte-pair encoding")
        << "#\n"
        << "# Written by " << (p.app ? "attnscope's File > Copy as PyTorch" : "attnscope-cli --emit-pytorch") << ".\n"
        << "import json\n"
@@ -151,11 +164,7 @@ void emit_forward(std::ostream& py, const ModelProgram& p) {
        << "attention.keep_weights = False\n"
        << "attn_weights = attention.last_weights[0, head]  # [queries, keys]: rows sum to 1, the future is 0\n"
        << "\n"
-       << next_tokens_comment(p)
-       << (next_at_last(p.run) || p.generate == 0 ? ""
-                                                   : "# (Generation continues after the last position: logits[0, -1].)\n")
-       << "probas = torch.softmax(logits[0, " << next_index(p) << "], dim=-1)\n"
-       << "top = torch.topk(probas, " << p.run.next_tokens.size() << ")\n";
+       << next_token_lines(p);
     py << generation_lines(p);
 }
 
@@ -206,6 +215,7 @@ std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool gene
     p.generate = generated_in_view ? 0 : static_cast<int>(run.generated.size());
     p.sampling = run.sampler.how();
     p.app = generated_in_view;
+    p.ids_given = s.ids.has_value();
     Settings shown = s;  // the CLI's command for the same head, on the text alone
     shown.layer = p.layer;
     shown.head = p.head;

@@ -13,13 +13,13 @@
 
 namespace attn::pytorch_emit_parts {
 
-namespace {
-
 std::string definitions(const char* script, std::initializer_list<const char*> names) {
     std::string out;
     for (const char* name : names) out += (out.empty() ? "" : "\n\n") + python_definition(script, name);
     return out;
 }
+
+namespace {
 
 // The book's dictionary, one key a line, its comments in a column.
 void emit_config(std::ostream& py, const std::string& name, const GptConfig& c, double drop_rate) {

@@ -23,6 +23,7 @@
 // Nothing here is meant for other callers.
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -202,6 +203,8 @@ std::string kv_cache_call(const std::string& object, const std::vector<std::stri
 // A GPT model's classes and weights (pytorch_emit_model_weights.cpp)
 // ---------------------------------------------------------------------------------
 
+// The definitions `names` of a quoted script (python_scripts.h), a blank line apart.
+std::string definitions(const char* script, std::initializer_list<const char*> names);
 // The absolute path of the model's safetensors file ("" for gpt-ch4), or a Llama-family
 // model's folder. Throws ModelFileError when it is no longer there or has no name Python
 // can spell.
@@ -228,18 +231,16 @@ struct ModelProgram {
     std::string file;             // the safetensors file's absolute path ("" for gpt-ch4), a Llama's folder
     std::string config;           // the configuration's Python name
     bool app = false;             // for the app's File menu: the tokens in view
+    bool ids_given = false;       // the tokens are --ids as given, not a tokenizer's
 };
 
 std::string plural(std::size_t n, const std::string& one);
-bool next_at_last(const ModelRun& run);
-// The index of the position whose next tokens the run lists ("-1": the last), and the
-// comment before the lines that take them.
-std::string next_index(const ModelProgram& p);
-std::string next_tokens_comment(const ModelProgram& p);
 // The header's lines that say which tokens the program reads (the window's generated ones
 // too) and what it prints: layer L's `head` ("head 3's attention weights"), the next tokens,
-// the generated ones and the JSON.
-std::string what_it_prints(const ModelProgram& p, const std::string& head);
+// the generated ones and the JSON; then where the ids came from (`encoding`, unless given).
+std::string what_it_prints(const ModelProgram& p, const std::string& head, const std::string& encoding);
+// The lines that take the next tokens' softmax from `logits` and its top ids as `top`.
+std::string next_token_lines(const ModelProgram& p);
 // The lines that generate p.generate tokens after idx with the book's generate_text_simple
 // or chapter 5's generate, into `generated`.
 std::string generation_lines(const ModelProgram& p);
