@@ -168,11 +168,17 @@ TEST_CASE("the forward a step at a time: a block a step, the logits in blocks, t
         CHECK(steps == 3 + 6 * 3);
         const attn::GptTrace t = forward.take();
         REQUIRE(t.blocks.size() == 3);
-        const attn::Matrix whole = attn::output_logits(model, t.final_normed);  // one T x vocab product
-        CHECK((t.logits.array() == whole.array()).all());
+        // One T x vocab product. The same bits as the blocks' where OpenBLAS's kernel does the
+        // edges as the middle (Cooper Lake's does); its Haswell kernel sums a block's edge rows
+        // in another order, which differs by rounding of a 64-term dot product: within
+        // 1e-6 of the logits' scale (3.2e-7 seen with OPENBLAS_CORETYPE=Haswell), not bit for bit.
+        const attn::Matrix whole = attn::output_logits(model, t.final_normed);
+        const float scale = whole.cwiseAbs().maxCoeff();
+        INFO("largest difference " << (t.logits - whole).cwiseAbs().maxCoeff() << " of a scale " << scale);
+        CHECK((t.logits - whole).cwiseAbs().maxCoeff() <= 1e-6f * scale);
         CHECK(attn::GptForward(model, ids, keep).steps() == 3 + 6);  // 17 x 64 x 6200 products: a part each
         const attn::GptTrace once = attn::gpt_forward(model, ids, keep);
-        CHECK((once.logits.array() == t.logits.array()).all());
+        CHECK((once.logits.array() == whole.array()).all());  // gpt_forward's is the one product
         CHECK((once.blocks[2].attention.heads[1].at("weights").array() ==
                t.blocks[2].attention.heads[1].at("weights").array()).all());
     }
