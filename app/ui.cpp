@@ -131,7 +131,7 @@ void activity(const LiveRun& live, bool over_a_run) {
         ImGui::Begin("##activity", nullptr, kToast);
     }
     ImGui::TextColored(ui_color(ui_colors().busy), "%s", live.activity().c_str());
-    if (const WorkProgress p = live.progress(); p.total > 0) {  // a model's run, a layer a step
+    if (const WorkProgress p = live.progress(); p.total > 0) {  // a run in steps: layers, or (browser) heads
         const std::string steps = std::to_string(p.done) + " of " + std::to_string(p.total) + " steps";
         ImGui::SameLine();
         ImGui::ProgressBar(static_cast<float>(p.done) / static_cast<float>(p.total),

@@ -31,8 +31,12 @@ std::shared_ptr<attn::Run> Worker::compute(const attn::Settings& settings, int d
     }
     const int64_t tokens = static_cast<int64_t>(embedded_.tokens.ids.size());
     const int64_t tokens2 = embedded_.tokens2 ? static_cast<int64_t>(embedded_.tokens2->ids.size()) : 0;
-    return std::make_shared<attn::Run>(
-        attn::attend(settings, embedded_, stages_to_keep(settings, tokens, tokens2, detail_head, overview_first)));
+    const attn::KeptStages keep = stages_to_keep(settings, tokens, tokens2, detail_head, overview_first);
+    if (!kChapterRunsInSteps) return std::make_shared<attn::Run>(attn::attend(settings, embedded_, keep));
+    stepping_.emplace();  // step_job computes it, a head a step
+    stepping_->settings = settings;
+    stepping_->attend.emplace(settings, embedded_, attn::budget_for(settings), keep);
+    return nullptr;
 }
 
 std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings, int detail_head, bool append_only) {
@@ -128,6 +132,11 @@ void Worker::show_progress() {
         activity_ = "computing…";  // what a request waiting behind the run says
         return;
     }
+    if (const std::optional<attn::AttendSteps>& steps = stepping_->attend) {
+        progress_ = WorkProgress{steps->steps_done(), steps->steps()};
+        activity_ = attn::variant_name(stepping_->settings.attention.variant) + ": " + steps->next_step() + "…";
+        return;
+    }
     const attn::ModelRunSteps& steps = *stepping_->steps;
     progress_ = WorkProgress{steps.steps_done(), steps.steps()};
     activity_ = *stepping_->settings.model + ": " + steps.next_step() + "…";
@@ -195,6 +204,11 @@ std::optional<Outcome> Worker::step_job() {
     Stepping& st = *stepping_;
     const auto start = std::chrono::steady_clock::now();
     const bool ran = guarded(st.out, [&] {
+        if (st.attend) {
+            st.attend->step();
+            if (st.attend->done()) st.out.run = std::make_shared<attn::Run>(st.attend->take());
+            return;
+        }
         st.steps->step();
         if (!st.steps->done()) return;
         auto run = std::make_shared<const attn::ModelRun>(st.steps->take());

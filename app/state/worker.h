@@ -67,8 +67,8 @@ public:
     std::optional<Outcome> take();  // the newest finished outcome, if any
     bool busy() const;              // a request is waiting or running
     // What the running request is doing, for the view's progress line: "loading gpt2…"
-    // while a model loads, "sotu-small: layer 3 of 4…" while its run counts steps, else
-    // "computing…".
+    // while a model loads, "sotu-small: layer 3 of 4…" or "mha: head 3 of 12…" while its
+    // run counts steps, else "computing…".
     std::string activity() const;
     WorkProgress progress() const;
     // Waits until nothing is waiting or running, at most `limit`; true when idle.
@@ -91,10 +91,15 @@ private:
     struct Stepping {
         Outcome out;
         attn::Settings settings;  // the run's own (its layer and head clamped to the model's)
-        std::optional<attn::ModelRunSteps> steps;
+        std::optional<attn::ModelRunSteps> steps;  // a model's run
+        std::optional<attn::AttendSteps> attend;   // a chapter 3 module's (the browser's only)
     };
+    // Whether a chapter 3 run goes in steps too (a head a step): in the browser, whose one
+    // thread draws the frames; the desktop's thread runs the heads at once, in parallel.
+    static const bool kChapterRunsInSteps;
     std::optional<Stepping> stepping_;  // worker thread only
     void show_progress();               // stepping_'s, into activity_ and progress_
+    // A chapter 3 module's run; null when it started one in steps (kChapterRunsInSteps).
     std::shared_ptr<attn::Run> compute(const attn::Settings& settings, int detail_head, bool overview_first);
     // A GPT model's run (settings.model): its layer settings.layer (0 when unset) as the
     // Run, head detail_head with every stage; null when it started a full run in steps.

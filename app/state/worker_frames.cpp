@@ -5,8 +5,9 @@
 // thread, between frames: a job the engine's estimate puts within the frame's budget
 // runs at once and its frame shows it; a longer one (a model, a long text) waits until
 // a frame has shown "computing…", then runs before the next. A model's full run goes in
-// steps (a transformer block, a part of the logits), as many between two frames as fit
-// in kSlice: the page keeps drawing, with the run's progress, while it computes.
+// steps (a transformer block, a part of the logits), and a chapter 3 module's too (its
+// projections, a head, the heads combined: attn::AttendSteps), as many between two frames
+// as fit in kSlice: the page keeps drawing, with the run's progress, while it computes.
 #include "run/memory_budget.h"
 
 namespace app {
@@ -18,6 +19,8 @@ constexpr double kWasmSlowdown = 4.0;
 // The steps of a run taken between two frames: at least one, more while they fit.
 constexpr std::chrono::milliseconds kSlice{12};
 }  // namespace
+
+const bool Worker::kChapterRunsInSteps = true;  // a head a step: the page draws between them
 
 Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)) {}
 

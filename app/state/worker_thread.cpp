@@ -7,6 +7,8 @@
 
 namespace app {
 
+const bool Worker::kChapterRunsInSteps = false;  // this thread runs the heads at once, in parallel
+
 Worker::Worker(std::function<void()> wake) : wake_(std::move(wake)), thread_([this] { loop(); }) {}
 
 Worker::~Worker() {

@@ -98,16 +98,20 @@ AttentionModule build_attention(int d_in, const AttentionConfig& cfg, TorchGener
     return m;
 }
 
-Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep) {
+Trace begin_forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep) {
     check_inputs(m, x, x2);
-    const AttentionConfig& cfg = m.cfg;
     Trace t;
-    t.variant = variant_name(cfg.variant);
+    t.variant = variant_name(m.cfg.variant);
     t.forward_generator = m.generator_after_init;
     t.kept = keep;
     t.model.add("inputs", x);
-    t.causal = is_causal(cfg);
-    variant_info(cfg.variant).forward(m, x, x2, keep, t);
+    t.causal = is_causal(m.cfg);
+    return t;
+}
+
+Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep) {
+    Trace t = begin_forward(m, x, x2, keep);
+    run_heads(variant_info(m.cfg.variant).forward(m, x, x2, keep, t));
     return t;
 }
 

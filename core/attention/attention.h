@@ -77,6 +77,8 @@ AttentionModule build_attention(int d_in, const AttentionConfig& cfg, TorchGener
 // The forward pass, every stage `keep` asks for recorded (by default all). For cross, x2
 // holds the keys' input (null: the module's random rows).
 Trace forward(const AttentionModule& module, const Matrix& x, const Matrix* x2, const KeptStages& keep = {});
+// The trace a forward starts from (its inputs), after checking them against the module.
+Trace begin_forward(const AttentionModule& module, const Matrix& x, const Matrix* x2, const KeptStages& keep);
 // Reruns dropout, context vectors, head concatenation, out_proj and the output from the
 // weights and values the trace kept: what a change of the dropout rate, training mode
 // or dropout seed needs. Throws std::logic_error when the trace did not keep them.

@@ -5,6 +5,14 @@
 
 namespace attn {
 
+void run_heads(const HeadWork& work) {
+    HeadErrors errors;
+#pragma omp parallel for schedule(dynamic) if (work.parallel)
+    for (int h = 0; h < work.heads; ++h) errors.run([&] { work.attend(h); });
+    errors.rethrow();
+    work.finish();
+}
+
 void prepare_heads(Trace& t, int H, Eigen::Index T, Eigen::Index S, const KeptStages& keep) {
     t.heads.resize(static_cast<size_t>(H));
     if (keep.preview_side > 0) {

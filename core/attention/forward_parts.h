@@ -36,6 +36,9 @@ private:
     std::exception_ptr first_;
 };
 
+// Every head of `work` (in parallel where it is worth threads), then its finish().
+void run_heads(const HeadWork& work);
+
 // Room in `t` for H heads over T queries and S keys: their stage lists, and the block
 // means of their weights when `keep` asks for previews.
 void prepare_heads(Trace& t, int H, Eigen::Index T, Eigen::Index S, const KeptStages& keep);

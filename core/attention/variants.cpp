@@ -4,20 +4,20 @@ namespace attn {
 
 // The two functions of each row (core/attention/variants/NAME.cpp).
 void build_no_layers(AttentionModule&, TorchGenerator&);
-void simplified(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+HeadWork simplified(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 void build_self_v1(AttentionModule&, TorchGenerator&);
-void self_v1(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+HeadWork self_v1(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 void build_linear_heads(AttentionModule&, TorchGenerator&);
-void linear_heads(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+HeadWork linear_heads(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 void build_mha(AttentionModule&, TorchGenerator&);
-void mha(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+HeadWork mha(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 void build_cross(AttentionModule&, TorchGenerator&);
-void cross(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+HeadWork cross(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 void build_gqa(AttentionModule&, TorchGenerator&);
-void gqa(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+HeadWork gqa(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 void build_mla(AttentionModule&, TorchGenerator&);
-void mla(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
-void alibi(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+HeadWork mla(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
+HeadWork alibi(const AttentionModule&, const Matrix&, const Matrix*, const KeptStages&, Trace&);
 
 namespace {
 

@@ -6,6 +6,7 @@
 // the two functions that are the variant: its layers, built in its class's order, and
 // its forward (core/attention/variants/NAME.cpp). The engine, the KV cache walk, the
 // memory budget and the emitter read the row; none switches on the variant.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,10 +31,21 @@ struct Trace;
 class TorchGenerator;
 // Draws the variant's layers from `gen` in its class's order into `m` (cfg and d_in set).
 using BuildLayers = void (*)(AttentionModule& m, TorchGenerator& gen);
+// What a forward leaves for its heads once it has projected the inputs: each head's
+// stages (attend(h), the heads in any order, or in parallel), then finish() (the heads'
+// context vectors combined, out_proj). A page with one thread runs a head between two
+// frames (forward_steps.h). The closures hold the module, inputs, `keep` and trace they
+// were given by reference: those stay where they are until finish() has run.
+struct HeadWork {
+    int heads = 0;
+    bool parallel = false;  // the heads are worth threads (forward_parts.h: worth_threads)
+    std::function<void(int head)> attend;
+    std::function<void()> finish;
+};
 // The variant's forward: every stage `keep` asks for, into `t`, which holds the inputs.
 // x2 is cross-attention's second text (null: the module's random rows).
-using Forward = void (*)(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep,
-                         Trace& t);
+using Forward = HeadWork (*)(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep,
+                             Trace& t);
 
 struct VariantInfo {
     Variant id;

@@ -172,27 +172,45 @@ Embedded embed_texts(const Settings& s, const Budget& budget, const KeptStages& 
 
 namespace {
 
-// The attention part of a run, checked against the budget first: a front end that keeps
+// The attention part of a run is checked against the budget first: a front end that keeps
 // its Embedded across changes of heads, batch or d_out (the app's worker) reaches here
 // without passing embed_texts' check, and 64 heads of 4096 tokens need tens of GB.
-Run attend_within(const Settings& s, const Embedded& e, const Budget& budget, const KeptStages& keep) {
+AttentionModule checked_module(const Settings& s, const Embedded& e, const Budget& budget, const KeptStages& keep) {
     const int64_t tokens2 = e.tokens2 ? static_cast<int64_t>(e.tokens2->ids.size()) : 0;
     check_budget(estimate_work(s, static_cast<int64_t>(e.tokens.ids.size()), tokens2, keep), budget);
-    Run run;
-    run.tokens = e.tokens;
-    run.tokens2 = e.tokens2;
-    run.embedding = e.embedding;
-    run.vocab_size = e.vocab_size;
-    const Matrix* x2 = e.stages.size() > 1 ? &e.stages[1].inputs : nullptr;
-    run.trace = run_attention(e.stages[0].inputs, x2, attention_config(s), keep);
+    return build_attention(static_cast<int>(e.stages[0].inputs.cols()), attention_config(s));
+}
 
+}  // namespace
+
+AttendSteps::AttendSteps(const Settings& s, const Embedded& e, const Budget& budget, const KeptStages& keep)
+    : forward_(checked_module(s, e, budget, keep), e.stages[0].inputs,
+               e.stages.size() > 1 ? &e.stages[1].inputs : nullptr, keep),
+      embedded_(&e) {
+    run_.tokens = e.tokens;
+    run_.tokens2 = e.tokens2;
+    run_.embedding = e.embedding;
+    run_.vocab_size = e.vocab_size;
+}
+
+Run AttendSteps::take() {
+    run_.trace = forward_.take();
     // The embedding stages come first in the pipeline.
+    const EmbeddingStages& first = embedded_->stages[0];
     StageList front;
-    front.add("token_embeddings", e.stages[0].token_embeddings);
-    if (e.stages[0].pos_embeddings) front.add("pos_embeddings", *e.stages[0].pos_embeddings);
-    for (Stage& st : run.trace.model.stages) front.stages.push_back(std::move(st));
-    run.trace.model = std::move(front);
-    return run;
+    front.add("token_embeddings", first.token_embeddings);
+    if (first.pos_embeddings) front.add("pos_embeddings", *first.pos_embeddings);
+    for (Stage& st : run_.trace.model.stages) front.stages.push_back(std::move(st));
+    run_.trace.model = std::move(front);
+    return std::move(run_);
+}
+
+namespace {
+
+Run attend_within(const Settings& s, const Embedded& e, const Budget& budget, const KeptStages& keep) {
+    AttendSteps steps(s, e, budget, keep);
+    steps.run_rest();
+    return steps.take();
 }
 
 }  // namespace

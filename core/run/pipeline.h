@@ -8,6 +8,7 @@
 
 #include "base/user_error.h"
 #include "attention/embedding.h"
+#include "attention/forward_steps.h"
 #include "run/memory_budget.h"
 #include "settings/settings.h"
 #include "text/tokenizer.h"
@@ -56,6 +57,26 @@ WorkEstimate estimate_run(const Settings& s);
 Embedded embed_texts(const Settings& s);
 // `keep`: the stages of each head the run's trace holds (kept_stages.h; by default all).
 Run attend(const Settings& s, const Embedded& e, const KeptStages& keep = {});
+
+// attend() a step at a time (attention/forward_steps.h: the projections, each head, the
+// heads combined): the browser page runs a step between frames. The same Run, bit for
+// bit. `e` stays where it is until take().
+class AttendSteps {
+public:
+    AttendSteps(const Settings& s, const Embedded& e, const Budget& budget, const KeptStages& keep);
+    int steps() const { return forward_.steps(); }
+    int steps_done() const { return forward_.steps_done(); }
+    std::string next_step() const { return forward_.next_step(); }
+    bool done() const { return forward_.done(); }
+    void step() { forward_.step(); }
+    void run_rest() { forward_.run_rest(); }
+    Run take();  // once done
+
+private:
+    ForwardSteps forward_;
+    const Embedded* embedded_;
+    Run run_;
+};
 
 // The whole forward path. Throws std::runtime_error subclasses (InputError,
 // ArgsError, ConfigError, TokenizeError) whose what() is a one-line message.

@@ -37,13 +37,14 @@ page.on("request", r => {
 page.on("pageerror", e => errors.push(String(e)));
 await page.evaluateOnNewDocument(() => {
     window.attnscopePublishState = true;  // as --state-out
-    // Every state the page publishes (one a frame drawn), as [frame, progress]: a long
+    // Every state the page publishes (one a frame drawn), as [frame, progress, ms]: a long
     // run's progress is checked frame by frame, not at the test's polling times.
     window.attnscopeProgressSeen = [];
     let published = null;
     Object.defineProperty(window, "attnscopeState", {configurable: true, get: () => published, set: s => {
         published = s;
-        if (s && s.progress) window.attnscopeProgressSeen.push([s.frame, s.progress.done, s.progress.total]);
+        if (s && s.progress)
+            window.attnscopeProgressSeen.push([s.frame, s.progress.done, s.progress.total, Math.round(performance.now())]);
     }});
 });
 page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
@@ -221,6 +222,25 @@ check("frames kept coming while it ran, each with its progress", seen.length >= 
       Math.max(...frames) - Math.min(...frames) >= 2 && seen.every((p, i) => p[1] < p[2] && p[2] === seen[0][2] &&
                                                                    (i === 0 || (p[0] > seen[i - 1][0] && p[1] >= seen[i - 1][1]))),
       JSON.stringify(seen));
+
+// A long chapter 3 run (12 heads of 768 over 1,024 tokens, about a second in wasm) goes a
+// head a step between frames too (attn::AttendSteps): the page keeps drawing, saying which
+// head it is at, and the run arrives with all 12.
+const words = Array.from({length: 1024}, (_, i) => ["the", "cat", "sat", "on", "a", "warm", "mat", "tonight"][i % 8]).join("+");
+await open(`?variant=mha&heads=12&d-in=768&d-out=768&vocab-size=100&text=${words}`);
+try {
+    await page.waitForFunction("window.attnscopeProgressSeen.some(p => p[1] > 1)", {timeout: HANG_MS, polling: 20});
+    await page.screenshot({path: path.join(workDir, "long-chapter3-run.png")});  // in the run, or just after it
+} catch (e) {
+    check("a long chapter 3 run publishes its progress", false, String(e));
+}
+await waitState("the long chapter 3 run arrives", `s => (${settled})(s) && s.tokens.length === 1024 && s.shown_variant === "mha" && s.shown_heads === 12`);
+const headsSeen = await page.evaluate(() => window.attnscopeProgressSeen);
+check("frames came between its heads, each with the run's progress", headsSeen.length >= 3 &&
+      new Set(headsSeen.map(p => p[1])).size >= 3 && headsSeen.every((p, i) => p[2] === 14 && p[1] < p[2] &&
+                                                                       (i === 0 || p[0] > headsSeen[i - 1][0])),
+      JSON.stringify(headsSeen));
+console.log(`     (${headsSeen.length} frames with progress, [frame, done, total, ms]: ${JSON.stringify(headsSeen)})`);
 
 // 8. A checkpoint opened through the browser's file picker (Ctrl+M, Choose a file…), with
 // its config.json chosen beside it; a file past the page's memory refused in one line,

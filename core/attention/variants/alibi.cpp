@@ -28,16 +28,15 @@ std::vector<float> alibi_slopes(int heads) {
     return std::vector<float>(slopes.begin(), slopes.end());
 }
 
-void alibi(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
+HeadWork alibi(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
     add_out_proj(m, t);
     const Projections& p = m.projections[0];
-    const Matrix queries = project(x, p.W_query, p.b_query);  // T x d_out
-    const Matrix keys = project(x, p.W_key, p.b_key);         // T x d_out
-    const Matrix values = project(x, p.W_value, p.b_value);   // T x d_out
-    const std::vector<float> slopes = alibi_slopes(m.cfg.heads);
-    SplitProjections split{queries, keys, values};
-    split.alibi_slopes = &slopes;
-    attend_split_heads(m, split, keep, t);
+    SplitProjections split;
+    split.queries = project(x, p.W_query, p.b_query);  // T x d_out
+    split.keys = project(x, p.W_key, p.b_key);         // T x d_out
+    split.values = project(x, p.W_value, p.b_value);   // T x d_out
+    split.alibi_slopes = alibi_slopes(m.cfg.heads);
+    return attend_split_heads(m, std::move(split), keep, t);
 }
 
 }  // namespace attn

@@ -11,9 +11,9 @@ void build_cross(AttentionModule& m, TorchGenerator& gen) {
     m.random_kv = torch_rand(gen, m.cfg.kv_len, m.d_in);
 }
 
-void cross(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep, Trace& t) {
+HeadWork cross(const AttentionModule& m, const Matrix& x, const Matrix* x2, const KeptStages& keep, Trace& t) {
     t.model.add("inputs2", x2 ? *x2 : *m.random_kv, Axis::KeyTokens);
-    stacked_heads_forward(m, x, t.model.at("inputs2"), Axis::KeyTokens, keep, t);
+    return stacked_heads_forward(m, x, t.model.at("inputs2"), Axis::KeyTokens, keep, t);
 }
 
 }  // namespace attn

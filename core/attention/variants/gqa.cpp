@@ -18,26 +18,23 @@ void build_gqa(AttentionModule& m, TorchGenerator& gen) {
     m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, false);
 }
 
-void gqa(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
+HeadWork gqa(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
     const AttentionConfig& cfg = m.cfg;
     add_out_proj(m, t);
     const Projections& p = m.projections[0];
-    const Matrix queries = project(x, p.W_query, p.b_query);  // T x d_out
-    const Matrix keys = project(x, p.W_key, p.b_key);         // T x (kv_groups * hd)
-    const Matrix values = project(x, p.W_value, p.b_value);   // T x (kv_groups * hd)
-    SplitProjections split{queries, keys, values};
+    SplitProjections split;
+    split.queries = project(x, p.W_query, p.b_query);  // T x d_out
+    split.keys = project(x, p.W_key, p.b_key);         // T x (kv_groups * hd)
+    split.values = project(x, p.W_value, p.b_value);   // T x (kv_groups * hd)
     // RoPE after the head split, before the groups are shared (llama3.py).
-    Matrix queries_rotated, keys_rotated;
     if (cfg.rope) {
         const int hd = head_dim_of(cfg);
         const RopeTables rope = rope_tables(x.rows(), hd, cfg.rope_base);
         t.model.add("rope_angles", rope.angles);
-        queries_rotated = apply_rope_to_heads(queries, cfg.heads, hd, rope);
-        keys_rotated = apply_rope_to_heads(keys, kv_groups_of(cfg), hd, rope);
-        split.queries_rotated = &queries_rotated;
-        split.keys_rotated = &keys_rotated;
+        split.queries_rotated = apply_rope_to_heads(split.queries, cfg.heads, hd, rope);
+        split.keys_rotated = apply_rope_to_heads(split.keys, kv_groups_of(cfg), hd, rope);
     }
-    attend_split_heads(m, split, keep, t);
+    return attend_split_heads(m, std::move(split), keep, t);
 }
 
 }  // namespace attn

@@ -10,8 +10,8 @@ void build_linear_heads(AttentionModule& m, TorchGenerator& gen) {
         m.projections.push_back(linear_projections(gen, m.d_in, m.cfg.d_out, m.cfg.qkv_bias));
 }
 
-void linear_heads(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
-    stacked_heads_forward(m, x, x, Axis::Tokens, keep, t);
+HeadWork linear_heads(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
+    return stacked_heads_forward(m, x, x, Axis::Tokens, keep, t);
 }
 
 }  // namespace attn

@@ -6,13 +6,14 @@
 
 namespace attn {
 
-void mha(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
+HeadWork mha(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
     add_out_proj(m, t);
     const Projections& p = m.projections[0];
-    const Matrix queries = project(x, p.W_query, p.b_query);  // T x d_out
-    const Matrix keys = project(x, p.W_key, p.b_key);         // T x d_out
-    const Matrix values = project(x, p.W_value, p.b_value);   // T x d_out
-    attend_split_heads(m, SplitProjections{queries, keys, values}, keep, t);
+    SplitProjections split;
+    split.queries = project(x, p.W_query, p.b_query);  // T x d_out
+    split.keys = project(x, p.W_key, p.b_key);         // T x d_out
+    split.values = project(x, p.W_value, p.b_value);   // T x d_out
+    return attend_split_heads(m, std::move(split), keep, t);
 }
 
 }  // namespace attn

@@ -17,17 +17,20 @@ void build_mla(AttentionModule& m, TorchGenerator& gen) {
     m.out_proj = torch_linear(gen, cfg.d_out, cfg.d_out, true);
 }
 
-void mla(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
+HeadWork mla(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
     add_out_proj(m, t);
     t.model.add("W_DKV", m.latent_down->weight);
     if (m.latent_down->bias) t.model.add("b_DKV", *m.latent_down->bias);
     const Matrix latents = project(x, m.latent_down->weight, m.latent_down->bias);  // T x latent_dim
     t.model.add("latents", latents);
     const Projections& p = m.projections[0];
-    const Matrix queries = project(x, p.W_query, p.b_query);        // T x d_out
-    const Matrix keys = project(latents, p.W_key, p.b_key);         // T x d_out
-    const Matrix values = project(latents, p.W_value, p.b_value);   // T x d_out
-    attend_split_heads(m, SplitProjections{queries, keys, values, nullptr, nullptr, "UK", "UV"}, keep, t);
+    SplitProjections split;
+    split.queries = project(x, p.W_query, p.b_query);       // T x d_out
+    split.keys = project(latents, p.W_key, p.b_key);        // T x d_out
+    split.values = project(latents, p.W_value, p.b_value);  // T x d_out
+    split.key_name = "UK";
+    split.value_name = "UV";
+    return attend_split_heads(m, std::move(split), keep, t);
 }
 
 }  // namespace attn

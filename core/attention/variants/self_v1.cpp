@@ -9,8 +9,8 @@ void build_self_v1(AttentionModule& m, TorchGenerator& gen) {
         m.projections.push_back(rand_projections(gen, m.d_in, m.cfg.d_out, m.cfg.d_out_v));
 }
 
-void self_v1(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
-    stacked_heads_forward(m, x, x, Axis::Tokens, keep, t);
+HeadWork self_v1(const AttentionModule& m, const Matrix& x, const Matrix*, const KeptStages& keep, Trace& t) {
+    return stacked_heads_forward(m, x, x, Axis::Tokens, keep, t);
 }
 
 }  // namespace attn

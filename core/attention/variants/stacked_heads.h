@@ -15,7 +15,8 @@ Projections linear_projections(TorchGenerator& gen, int d_in, int d_out, bool bi
 
 // Every head module's forward over the queries' inputs x (T x d_in) and the keys' and
 // values' inputs kv_input (S x d_in: x itself, or cross-attention's second text).
-void stacked_heads_forward(const AttentionModule& m, const Matrix& x, const Matrix& kv_input, Axis key_axis,
-                           const KeptStages& keep, Trace& t);
+// x and kv_input stay where they are until the work's finish() has run.
+HeadWork stacked_heads_forward(const AttentionModule& m, const Matrix& x, const Matrix& kv_input, Axis key_axis,
+                               const KeptStages& keep, Trace& t);
 
 }  // namespace attn

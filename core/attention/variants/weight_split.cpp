@@ -1,6 +1,7 @@
 #include "attention/variants/weight_split.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "attention/forward_parts.h"
 #include "attention/head_forward.h"
@@ -50,24 +51,26 @@ std::optional<RowVector> columns(const std::optional<RowVector>& b, int group, i
 
 }  // namespace
 
-void attend_split_heads(const AttentionModule& m, const SplitProjections& split, const KeptStages& keep, Trace& t) {
+HeadWork attend_split_heads(const AttentionModule& m, SplitProjections split_, const KeptStages& keep, Trace& t) {
     const AttentionConfig& cfg = m.cfg;
-    const VariantInfo& row = variant_info(cfg.variant);
     const int H = cfg.heads, hd = head_dim_of(cfg), G = kv_groups_of(cfg), group_size = H / G;
-    const Eigen::Index T = split.queries.rows();
-    const Projections& p = m.projections[0];
+    const Eigen::Index T = split_.queries.rows();
     t.window = window_of(cfg);
-    const Matrix& attn_queries = split.queries_rotated ? *split.queries_rotated : split.queries;
-    const Matrix& attn_keys = split.keys_rotated ? *split.keys_rotated : split.keys;
-    if (row.kv_groups)
+    if (variant_info(cfg.variant).kv_groups)
         for (int h = 0; h < H; ++h) t.head_groups.push_back(h / group_size);
-
-    const Draws draws = draw_dropout(cfg, t, H, T, T);
     prepare_heads(t, H, T, T, keep);
-    std::vector<std::vector<Matrix>> contexts(static_cast<size_t>(H));
-    HeadErrors errors;
-#pragma omp parallel for schedule(dynamic) if (H > 1 && worth_threads(T, T, hd))
-    for (int h = 0; h < H; ++h) errors.run([&] {
+    // What the heads read until the last has run: the closures own it.
+    const auto split = std::make_shared<const SplitProjections>(std::move(split_));
+    const auto draws = std::make_shared<const Draws>(draw_dropout(cfg, t, H, T, T));
+    const auto contexts = std::make_shared<std::vector<std::vector<Matrix>>>(static_cast<size_t>(H));  // [h][b]
+
+    HeadWork work;
+    work.heads = H;
+    work.parallel = H > 1 && worth_threads(T, T, hd);
+    work.attend = [&m, &keep, &t, split, draws, contexts, hd, group_size](int h) {
+        const Projections& p = m.projections[0];
+        const Matrix& attn_queries = split->queries_rotated ? *split->queries_rotated : split->queries;
+        const Matrix& attn_keys = split->keys_rotated ? *split->keys_rotated : split->keys;
         HeadTrace& head = t.heads[static_cast<size_t>(h)];
         const auto keeps = [&](const char* name) { return keep.keeps(h, name); };
         const int g = h / group_size;
@@ -78,24 +81,26 @@ void attend_split_heads(const AttentionModule& m, const SplitProjections& split,
             add_projections(head,
                             Projections{columns(p.W_query, h, hd), columns(p.W_key, g, hd), columns(p.W_value, g, hd),
                                         columns(p.b_query, h, hd), columns(p.b_key, g, hd), columns(p.b_value, g, hd)},
-                            keeps, split.key_name, split.value_name);
-        if (keeps("queries")) head.add("queries", columns(split.queries, h, hd));
-        if (keeps("keys")) head.add("keys", columns(split.keys, g, hd), Axis::Tokens);
-        if (keeps("values")) head.add("values", columns(split.values, g, hd), Axis::Tokens);
-        if (split.queries_rotated && keeps("queries_rotated"))
-            head.add("queries_rotated", columns(*split.queries_rotated, h, hd));
-        if (split.keys_rotated && keeps("keys_rotated"))
-            head.add("keys_rotated", columns(*split.keys_rotated, g, hd), Axis::Tokens);
+                            keeps, split->key_name, split->value_name);
+        if (keeps("queries")) head.add("queries", columns(split->queries, h, hd));
+        if (keeps("keys")) head.add("keys", columns(split->keys, g, hd), Axis::Tokens);
+        if (keeps("values")) head.add("values", columns(split->values, g, hd), Axis::Tokens);
+        if (split->queries_rotated && keeps("queries_rotated"))
+            head.add("queries_rotated", columns(*split->queries_rotated, h, hd));
+        if (split->keys_rotated && keeps("keys_rotated"))
+            head.add("keys_rotated", columns(*split->keys_rotated, g, hd), Axis::Tokens);
         HeadJob job{attn_queries.middleCols(h * hd, hd), attn_keys.middleCols(g * hd, hd),
-                    split.values.middleCols(g * hd, hd), true, Axis::Tokens, true, draws_of_head(draws, h)};
+                    split->values.middleCols(g * hd, hd), true, Axis::Tokens, true, draws_of_head(*draws, h)};
         job.window = t.window;
-        if (split.alibi_slopes) job.alibi_slope = (*split.alibi_slopes)[static_cast<size_t>(h)];
+        if (!split->alibi_slopes.empty()) job.alibi_slope = split->alibi_slopes[static_cast<size_t>(h)];
         Matrix* preview = keep.preview_side > 0 ? &t.weights_previews[static_cast<size_t>(h)] : nullptr;
-        contexts[static_cast<size_t>(h)] = attend_head(job, nullptr, h, keep, head, preview);
-    });
-    errors.rethrow();
-    combine_heads(t, cfg, contexts);
-    if (row.class_caches) t.kv_cache = kv_cache_size(cfg, static_cast<long>(T));
+        (*contexts)[static_cast<size_t>(h)] = attend_head(job, nullptr, h, keep, head, preview);
+    };
+    work.finish = [&m, &t, contexts, T] {
+        combine_heads(t, m.cfg, *contexts);
+        if (variant_info(m.cfg.variant).class_caches) t.kv_cache = kv_cache_size(m.cfg, static_cast<long>(T));
+    };
+    return work;
 }
 
 }  // namespace attn

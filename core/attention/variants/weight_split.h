@@ -24,14 +24,14 @@ void build_mha(AttentionModule& m, TorchGenerator& gen);
 
 // Every head's projections side by side, as the module computed them.
 struct SplitProjections {
-    const Matrix& queries;  // T x (heads * hd)
-    const Matrix& keys;     // T x (groups * hd)
-    const Matrix& values;   // T x (groups * hd)
-    const Matrix* queries_rotated = nullptr;  // RoPE: what the heads attend with instead
-    const Matrix* keys_rotated = nullptr;
+    Matrix queries;  // T x (heads * hd)
+    Matrix keys;     // T x (groups * hd)
+    Matrix values;   // T x (groups * hd)
+    std::optional<Matrix> queries_rotated;  // RoPE: what the heads attend with instead
+    std::optional<Matrix> keys_rotated;
     const char* key_name = "key";      // head h's weights are W_key/W_value's columns; mla's
     const char* value_name = "value";  // W_UK/W_UV's
-    const std::vector<float>* alibi_slopes = nullptr;  // ALiBi: head h's scores fall by slope h per token back
+    std::vector<float> alibi_slopes;   // ALiBi (one per head): head h's scores fall by slope h per token back
 };
 
 // ALiBi's slope of each of `heads` heads (alibi.cpp): the paper's geometric series.
@@ -39,8 +39,8 @@ std::vector<float> alibi_slopes(int heads);
 
 // The model stages every weight-split module shows first: out_proj's weights (W_out, b_out).
 void add_out_proj(const AttentionModule& m, Trace& t);
-// Each head attends with its slice of `p`; then out_proj, and the cache's size when
-// the variant's class keeps one.
-void attend_split_heads(const AttentionModule& m, const SplitProjections& p, const KeptStages& keep, Trace& t);
+// Each head attends with its slice of `split`; then (finish) out_proj, and the cache's
+// size when the variant's class keeps one.
+HeadWork attend_split_heads(const AttentionModule& m, SplitProjections split, const KeptStages& keep, Trace& t);
 
 }  // namespace attn

@@ -1,0 +1,92 @@
+// The browser's worker (app/state/worker_frames.cpp: jobs on the page's one thread, between
+// frames), built for the host so that it is tested where the desktop's is: a long chapter 3
+// run goes a head a step, its progress said between frames, and gives attend()'s run.
+#include <catch2/catch.hpp>
+
+#include "run/pipeline.h"
+#include "settings/settings.h"
+#include "state/worker.h"
+
+namespace {
+
+attn::Settings long_mha() {
+    std::string text;
+    for (int i = 0; i < 128; ++i) text += "the cat sat on a warm mat tonight ";  // 1,024 tokens
+    return attn::parse_settings({"--variant", "mha", "--heads", "12", "--d-in", "768", "--d-out", "768",
+                                 "--vocab-size", "100", "--text", text})
+        .settings;
+}
+
+}  // namespace
+
+TEST_CASE("the browser's worker runs a long chapter 3 run a head a step between frames", "[frames]") {
+    app::Worker worker([] {});
+    const attn::Settings s = long_mha();
+    worker.submit(s, nullptr, 2);
+    CHECK_FALSE(worker.wait_idle(std::chrono::microseconds(8000)));  // too long for a frame
+    CHECK(worker.activity() == "computing…");
+
+    std::vector<std::string> said;  // what each frame after a take() would show
+    std::vector<int> done;
+    std::optional<app::Outcome> out;
+    for (int frame = 0; !out && frame < 1000; ++frame) {
+        out = worker.take();
+        if (!out && worker.progress().total > 0) {
+            said.push_back(worker.activity());
+            done.push_back(worker.progress().done);
+            CHECK(worker.progress().total == 14);  // the projections, 12 heads, the heads combined
+        }
+    }
+    REQUIRE(out);
+    REQUIRE(out->error == "");
+    REQUIRE(out->run);
+    CHECK_FALSE(worker.busy());
+    // Native code on this machine: 12 heads of 1,024 tokens take more than one 12 ms slice
+    // (about 0.1 s here), so frames came between the steps, each saying where the run is.
+    REQUIRE(said.size() >= 2);
+    for (size_t i = 1; i < done.size(); ++i) CHECK(done[i] > done[i - 1]);
+    for (const std::string& line : said) {
+        INFO(line);
+        CHECK((line.rfind("mha: head ", 0) == 0 || line == "mha: combining the heads…" || line == "mha: projections…"));
+    }
+
+    // attend()'s run with what the worker kept. Not bit for bit here: attend() runs the heads
+    // in parallel, each product on one thread, while a head alone splits its products over
+    // the threads, and OpenBLAS's Haswell kernels sum a split's edges in another order. In
+    // the browser both are one thread (test_forward_steps.cpp checks the bits where no
+    // product is split). Within 1e-6 of each stage's scale.
+    const attn::Embedded e = attn::embed_texts(s);
+    const attn::KeptStages keep = app::Worker::stages_to_keep(s, 1024, 0, 2, false);
+    const attn::Run whole = attn::attend(s, e, keep);
+    const attn::Run& got = *out->run;
+    REQUIRE(got.trace.heads.size() == 12);
+    const auto close = [](const attn::Matrix& a, const attn::Matrix& b) {
+        const float scale = b.cwiseAbs().maxCoeff(), gap = (a - b).cwiseAbs().maxCoeff();
+        INFO("largest difference " << gap << " of a scale " << scale);
+        CHECK(a.rows() == b.rows());
+        CHECK(gap <= 1e-6f * scale);
+    };
+    close(got.trace.heads[2].at("weights"), whole.trace.heads[2].at("weights"));
+    close(got.trace.heads[11].at("values"), whole.trace.heads[11].at("values"));
+    close(got.trace.output[0], whole.trace.output[0]);
+    CHECK(got.trace.model.stages.front().name == "token_embeddings");
+}
+
+TEST_CASE("the browser's worker: a short run in the frame, a refused one in one line", "[frames]") {
+    app::Worker worker([] {});
+    worker.submit(attn::parse_settings({"--variant", "mha", "--heads", "2"}).settings, nullptr);
+    CHECK(worker.wait_idle(std::chrono::microseconds(16000)));  // the book's 6 tokens fit a frame
+    std::optional<app::Outcome> out = worker.take();
+    REQUIRE(out);
+    CHECK(out->run);
+
+    attn::Settings huge = long_mha();
+    huge.memory_budget = 1000;  // bytes: refused when the steps are made
+    worker.submit(huge, nullptr);
+    out.reset();
+    for (int frame = 0; !out && frame < 10; ++frame) out = worker.take();
+    REQUIRE(out);
+    CHECK_FALSE(out->run);
+    CHECK_THAT(out->error, Catch::Contains("budget"));
+    CHECK(worker.progress().total == 0);
+}
