@@ -2,9 +2,32 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 namespace attn {
+
+namespace {
+
+template <class T>
+std::string grisu(T v) {
+    char buf[48];
+    if (!std::isfinite(v)) {  // as printf writes them: inf, -inf, nan
+        std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+        return buf;
+    }
+    std::string text(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, v));
+    // Its whole numbers end in ".0" (a JSON habit); to_chars writes "1", as Python reads it too.
+    if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);
+    return text;
+}
+
+}  // namespace
+
+std::string grisu_decimal(float v) { return grisu(v); }
+std::string grisu_decimal(double v) { return grisu(v); }
 
 #ifdef __cpp_lib_to_chars
 std::string shortest_decimal(float v) {
@@ -21,24 +44,8 @@ bool read_decimal(const std::string& text, double& v) {
     return ec == std::errc() && end == last;
 }
 #else
-// A library without floating-point to_chars (emscripten's libc++ for the web build): the
-// fewest significant digits that read back exactly. The same value as to_chars gives, in
-// printf's layout ("0.0001" where to_chars writes "1e-04").
-namespace {
-template <class T>
-std::string fewest_digits(T v, int most, T (*read)(const char*, char**)) {
-    char buf[40];
-    for (int digits = 1; digits < most; ++digits) {
-        std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(v));
-        if (read(buf, nullptr) == v) return buf;
-    }
-    std::snprintf(buf, sizeof buf, "%.*g", most, static_cast<double>(v));
-    return buf;
-}
-}  // namespace
-
-std::string shortest_decimal(float v) { return fewest_digits<float>(v, 9, std::strtof); }
-std::string shortest_decimal(double v) { return fewest_digits<double>(v, 17, std::strtod); }
+std::string shortest_decimal(float v) { return grisu_decimal(v); }
+std::string shortest_decimal(double v) { return grisu_decimal(v); }
 // strtod takes more than from_chars (leading spaces, "inf", hexadecimal); callers that
 // care check the text's form first (setting_values.cpp's plain_decimal).
 bool read_decimal(const std::string& text, double& v) {
