@@ -24,6 +24,12 @@ inline constexpr const char* kGlslHeader = "#version 330 core\n";
 // software OpenGL) frees the old storage while its threads may still be drawing, and the
 // heap was corrupted (the monkey test crashed in malloc about one run in three after a
 // resize or a UI-scale change; none in ten with this wait, or with LP_NUM_THREADS=0).
+// WebGL itself keeps a texture's old storage until drawing from it is done, and there
+// glFinish makes the page wait for the browser's GPU process: a no-op in the web build.
+#ifdef __EMSCRIPTEN__
+inline void finish_pending_drawing() {}
+#else
 inline void finish_pending_drawing() { glFinish(); }
+#endif
 
 }  // namespace app

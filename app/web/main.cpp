@@ -66,6 +66,7 @@ struct Page {
     std::unique_ptr<app::AppFrame> app;
     int width = 0, height = 0;
     std::optional<std::string> link;  // the query written into the URL (none yet: the link as opened)
+    double link_at = -1e9;            // when it was written (emscripten_get_now, ms)
     bool test_hooks = false;
     int floor = 0;  // js_floor's
     double held_back_ms = 0;  // the work of the frame drawn and of those held back before it
@@ -121,8 +122,13 @@ void frame() {
         return;
     }
     page.app->frame();
-    if (const std::string& link = page.app->link(); link != page.link) {
+    // The URL follows the controls at most every kLinkEveryMs: Chrome's replaceState took
+    // about 2.7 ms a call, and a dragged slider changes the link on every frame. The last
+    // change is written a frame after the interval, once the controls are still.
+    constexpr double kLinkEveryMs = 200.0;
+    if (const std::string& link = page.app->link(); link != page.link && started - page.link_at >= kLinkEveryMs) {
         page.link = link;
+        page.link_at = started;
         js_keep_link(link.c_str());
     }
     if (!page.test_hooks) return;

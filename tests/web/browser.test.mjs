@@ -69,6 +69,15 @@ async function waitState(name, pred) {
         return check(name, false, `not seen within ${HANG_MS / 1000} s; state: ${JSON.stringify(brief).slice(0, 1500)}`);
     }
 }
+// Waits until `pred(location.search)` holds: the page writes the URL at most every 200 ms.
+async function linkIs(name, pred) {
+    try {
+        await page.waitForFunction(`(${pred})(location.search)`, {timeout: HANG_MS, polling: 20});
+        return check(name, true);
+    } catch (e) {
+        return check(name, false, `the link is ${await page.evaluate(() => location.search)}`);
+    }
+}
 async function framesPass(n = 2) {
     const f = (await state()).frame;
     await page.waitForFunction(`window.attnscopeState.frame >= ${f + n}`, {timeout: HANG_MS, polling: 20});
@@ -103,7 +112,7 @@ await page.keyboard.type("Attention is all you need", {delay: 20});
 await page.keyboard.press("Enter");
 await waitState("typed words become the tokens", `s => (${settled})(s) && s.tokens.join(" ") === "Attention is all you need"`);
 await waitState("the weights heatmap is 5 x 5", "s => s.heatmaps.weights && s.heatmaps.weights.rows === 5 && s.heatmaps.weights.cols === 5");
-check("the link holds the sentence", (await page.evaluate(() => location.search)).includes("text=Attention+is+all+you+need"));
+await linkIs("the link holds the sentence", 'q => q.includes("text=Attention+is+all+you+need")');
 
 // 3. A slider dragged: the seed changes, so do the weights.
 const before = await state();
@@ -116,7 +125,7 @@ await page.mouse.move(r[0] + (r[2] - r[0]) * 0.8, y, {steps: 8});
 await framesPass();
 await page.mouse.up();
 await waitState("a drag on the seed slider changes the seed", `s => (${settled})(s) && s.seed !== ${before.seed} && s.run_version > ${before.run_version}`);
-check("the link holds the new seed", (await page.evaluate(() => location.search)).includes(`seed=${(await state()).seed}`));
+await linkIs("the link holds the new seed", `q => q.includes("seed=${(await state()).seed}")`);
 await page.screenshot({path: path.join(workDir, "typed-and-dragged.png")});
 
 // 4. A download: File, Save PyTorch as .py, OK. The program arrives as a file.
@@ -167,7 +176,7 @@ check("the clipboard holds the program of the sentence on screen", copied.includ
 // 5. A lesson step from a link.
 await open("?lesson=3.5.1&lesson-step=3");
 await waitState("the link opens lesson 3.5.1 at step 3", "s => s.lesson && s.lesson.id === '3.5.1' && s.lesson.step === 3 && s.lesson.active");
-check("the link stays the lesson's", (await page.evaluate(() => location.search)) === "?lesson=3.5.1&lesson-step=3");
+await linkIs("the link stays the lesson's", 'q => q === "?lesson=3.5.1&lesson-step=3"');
 await page.keyboard.press("ArrowRight");
 await waitState("→ goes to step 4, and the link with it", "s => s.lesson.step === 4 && location.search === '?lesson=3.5.1&lesson-step=4'");
 
@@ -176,7 +185,7 @@ const frameBefore = (await state()).frame;
 await page.keyboard.press("F5");
 await waitState("F5 turns presenter mode on, type larger", `s => s.presenter && s.ui_scale > 1 && s.frame > ${frameBefore}`);
 await page.screenshot({path: path.join(workDir, "presenter.png")});
-check("the link says presenter", (await page.evaluate(() => location.search)).includes("presenter"));
+await linkIs("the link says presenter", 'q => q.includes("presenter")');
 await page.keyboard.press("F5");
 await waitState("F5 again turns it off", "s => !s.presenter && s.ui_scale === 1");
 
@@ -266,7 +275,7 @@ fs.rmSync(huge);
 await chooseInDialog(path.join(checkpoint, "model.safetensors"), path.join(checkpoint, "config.json"));
 await waitState("the chosen checkpoint opens and runs", "s => s.dialog === null && !s.computing && s.error === null && " +
                 "s.model_run && s.model_run.name === '/uploads/model.safetensors' && s.tokens.join('') === 'a!b!c'");
-check("the link leaves the visitor's file out", (await page.evaluate(() => location.search)) === "?text=a%21b%21c");
+await linkIs("the link leaves the visitor's file out", 'q => q === "?text=a%21b%21c"');
 
 // 9. Bad and hostile links: one line on the page, the default view.
 for (const [query, line] of [["?heads=0", "--heads must be between 1 and 64, got 0"],
