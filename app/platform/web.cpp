@@ -216,7 +216,10 @@ std::string fetch_model(const std::optional<std::string>& model, std::string& er
 }
 
 std::string download_note(const std::string& model) {
-    if (model != attn::kShippedModel || attn::shipped_model_present()) return "";
+    // Asked every frame the model list is drawn: a stat of the page's file system, until
+    // the download is there (it stays).
+    static bool present = false;
+    if (model != attn::kShippedModel || present || (present = attn::shipped_model_present())) return "";
     return " · a " + megabytes(kShippedBytes) + " download";
 }
 

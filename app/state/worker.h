@@ -73,6 +73,9 @@ public:
     WorkProgress progress() const;
     // Waits until nothing is waiting or running, at most `limit`; true when idle.
     bool wait_idle(std::chrono::microseconds limit);
+    // The browser's: how long take() goes on with a run in steps, at least one step a
+    // frame (a test gives 0: exactly one). The desktop's thread has no frames to share.
+    void set_slice(std::chrono::microseconds slice) { slice_ = slice; }
 
 private:
     struct Job {
@@ -143,6 +146,7 @@ private:
     uint64_t next_id_ = 1;
     std::thread thread_;         // the desktop's
     bool job_announced_ = false;  // the browser's: a frame has shown that the waiting job runs
+    std::chrono::microseconds slice_{12000};  // the browser's: a run's steps between two frames
 };
 
 }  // namespace app

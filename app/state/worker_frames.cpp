@@ -7,7 +7,7 @@
 // a frame has shown "computing…", then runs before the next. A model's full run goes in
 // steps (a transformer block, a part of the logits), and a chapter 3 module's too (its
 // projections, a head, the heads combined: attn::AttendSteps), as many between two frames
-// as fit in kSlice: the page keeps drawing, with the run's progress, while it computes.
+// as fit in slice_ (12 ms): the page keeps drawing, with the run's progress, while it computes.
 #include "run/memory_budget.h"
 
 namespace app {
@@ -16,8 +16,6 @@ namespace {
 // The estimate is for native code on two cores; wasm runs one thread, without FMA, a few
 // times slower (docs/speed.md measures it).
 constexpr double kWasmSlowdown = 4.0;
-// The steps of a run taken between two frames: at least one, more while they fit.
-constexpr std::chrono::milliseconds kSlice{12};
 }  // namespace
 
 const bool Worker::kChapterRunsInSteps = true;  // a head a step: the page draws between them
@@ -37,7 +35,7 @@ uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run
 }
 
 std::optional<Outcome> Worker::take() {
-    const auto slice_end = std::chrono::steady_clock::now() + kSlice;
+    const auto slice_end = std::chrono::steady_clock::now() + slice_;
     bool started = false;
     if (!done_ && !stepping_ && waiting_) {
         if (job_announced_) {
