@@ -36,6 +36,9 @@ public:
     bool frame();
     // Whether the last frame() drew (not held back for a recompute): the frames a user sees.
     bool drew() const { return drew_; }
+    // The browser's: how long a frame goes on with a run in steps (12 ms; the browser test
+    // gives 0, one step a frame, so that it counts the frames a run takes on any machine).
+    void set_work_slice(std::chrono::microseconds slice) { live_.set_work_slice(slice); }
     // When the window closes: the last state file; the program's exit code.
     int finish();
     // Why the frame is not ready: the one line printed (a missing shader, a bad --lesson).

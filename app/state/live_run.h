@@ -44,6 +44,8 @@ public:
     }
     // Waits at most `limit` for the run asked for; true when it is ready to take.
     bool wait_for_run(std::chrono::microseconds limit) { return worker_.wait_idle(limit); }
+    // The browser's: how long a frame goes on with a run in steps (Worker::set_slice).
+    void set_work_slice(std::chrono::microseconds slice) { worker_.set_slice(slice); }
 
     // The head the user asked for (head strip, a lesson step, a session file) may not
     // exist in the run on screen: a step that selects head 2 arrives before the run

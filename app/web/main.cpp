@@ -57,6 +57,9 @@ EM_JS(void, js_frame_took, (double started, double ms), {
 // only clear the canvas; 2, a Dear ImGui window over the canvas with one line of text
 // (without a background, as the app's: the cleared canvas is its white).
 EM_JS(int, js_floor, (), { return window.attnscopeFloor === "clear" ? 1 : window.attnscopeFloor === "imgui" ? 2 : 0; });
+// The browser test's window.attnscopeSliceMs: how long a frame goes on with a run in
+// steps (AppFrame::set_work_slice); -1 when not given.
+EM_JS(double, js_slice_ms, (), { return typeof window.attnscopeSliceMs === "number" ? window.attnscopeSliceMs : -1; });
 EM_JS(int, js_page_width, (), { return window.innerWidth; });
 EM_JS(int, js_page_height, (), { return window.innerHeight; });
 // clang-format on
@@ -121,7 +124,14 @@ void frame() {
         js_frame_took(started, emscripten_get_now() - started);
         return;
     }
+    const double time_before = glfwGetTime();
     page.app->frame();
+    // A frame held back for a recompute that fitted in it (app_frame.cpp) is followed at
+    // once by the frame that draws the new run, in the same browser frame, as the desktop's
+    // loop goes straight on: returning would show nothing new until the next one, and a
+    // dragged slider was drawn every 33 ms where the browser draws every 16.7. (Not when
+    // the clock has not moved: Dear ImGui needs a positive time between two frames.)
+    if (!page.app->drew() && glfwGetTime() > time_before) page.app->frame();
     // The URL follows the controls at most every kLinkEveryMs: Chrome's replaceState took
     // about 2.7 ms a call, and a dragged slider changes the link on every frame. The last
     // change is written a frame after the interval, once the controls are still.
@@ -175,6 +185,8 @@ int main() {
         page.app = std::make_unique<app::AppFrame>(page.window, fallback.settings, fallback.options);
     }
     if (!page.app->ready()) return 1;  // the page's own files are broken: the console says which
+    if (const double slice_ms = page.test_hooks ? js_slice_ms() : -1; slice_ms >= 0)
+        page.app->set_work_slice(std::chrono::microseconds(static_cast<int64_t>(slice_ms * 1000)));
     emscripten_set_main_loop(frame, 0, false);
     return 0;
 }

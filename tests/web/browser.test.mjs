@@ -37,6 +37,7 @@ page.on("request", r => {
 page.on("pageerror", e => errors.push(String(e)));
 await page.evaluateOnNewDocument(() => {
     window.attnscopePublishState = true;  // as --state-out
+    window.attnscopeSliceMs = 0;  // a run in steps takes one a frame: its frames are counted exactly
     // Every state the page publishes (one a frame drawn), as [frame, progress, ms]: a long
     // run's progress is checked frame by frame, not at the test's polling times.
     window.attnscopeProgressSeen = [];
@@ -212,10 +213,10 @@ check("no lesson failed its check", (await state()).lesson_errors.length === 0, 
 await page.screenshot({path: path.join(workDir, "lesson-5.5.png")});
 
 // A long run: the shipped model on a text of about its whole context (128 tokens) is
-// computed in steps (a layer, then the logits of the positions shown) between frames, the
-// page drawing frames with its progress meanwhile: at least three, on three frames. (Its
-// 4 layers and one step of logits are 6 steps; before a run computed only the shown
-// logits it had 80, and the check asked for four frames.)
+// computed in steps (its 4 layers, then the logits of the positions shown: 6 steps)
+// between frames, the page drawing frames with its progress meanwhile. The test's page
+// takes one step a frame (window.attnscopeSliceMs = 0; people's take as many as fit in
+// 12 ms), so the frames are exactly six, saying 0 to 5 steps done.
 const long = Array.from({length: 120}, (_, i) => ["the", "state", "of", "our", "union", "is", "strong"][i % 7]).join(" ");
 await open(`?model=sotu-small&text=${long.replaceAll(" ", "+")}`);
 try {
@@ -226,15 +227,15 @@ try {
 }
 await waitState("the long run arrives", "s => !s.computing && s.error === null && s.model_run && s.model_run.name === 'sotu-small' && s.tokens.length === 120");
 const seen = await page.evaluate(() => window.attnscopeProgressSeen);
-const frames = seen.map(p => p[0]), steps = new Set(seen.map(p => p[1]));
-check("frames kept coming while it ran, each with its progress", seen.length >= 3 && steps.size >= 3 &&
-      Math.max(...frames) - Math.min(...frames) >= 2 && seen.every((p, i) => p[1] < p[2] && p[2] === seen[0][2] &&
-                                                                   (i === 0 || (p[0] > seen[i - 1][0] && p[1] >= seen[i - 1][1]))),
-      JSON.stringify(seen));
+// Frame after frame, step after step: [frame, done, total] with done 0, 1, ... total - 1.
+const stepByStep = (seen, total) => seen.length === total &&
+    seen.every((p, i) => p[1] === i && p[2] === total && (i === 0 || p[0] > seen[i - 1][0]));
+check("frames kept coming while it ran, each with its progress", stepByStep(seen, 6), JSON.stringify(seen));
 
-// A long chapter 3 run (12 heads of 768 over 1,024 tokens, about a second in wasm) goes a
-// head a step between frames too (attn::AttendSteps): the page keeps drawing, saying which
-// head it is at, and the run arrives with all 12.
+// A long chapter 3 run (12 heads of 768 over 1,024 tokens, about half a second in wasm) goes
+// a head a step between frames too (attn::AttendSteps): the page keeps drawing, saying which
+// head it is at (14 frames: the projections, 12 heads, the heads combined), and the run
+// arrives with all 12.
 const words = Array.from({length: 1024}, (_, i) => ["the", "cat", "sat", "on", "a", "warm", "mat", "tonight"][i % 8]).join("+");
 await open(`?variant=mha&heads=12&d-in=768&d-out=768&vocab-size=100&text=${words}`);
 try {
@@ -245,9 +246,7 @@ try {
 }
 await waitState("the long chapter 3 run arrives", `s => (${settled})(s) && s.tokens.length === 1024 && s.shown_variant === "mha" && s.shown_heads === 12`);
 const headsSeen = await page.evaluate(() => window.attnscopeProgressSeen);
-check("frames came between its heads, each with the run's progress", headsSeen.length >= 3 &&
-      new Set(headsSeen.map(p => p[1])).size >= 3 && headsSeen.every((p, i) => p[2] === 14 && p[1] < p[2] &&
-                                                                       (i === 0 || p[0] > headsSeen[i - 1][0])),
+check("frames came between its heads, each with the run's progress", stepByStep(headsSeen, 14),
       JSON.stringify(headsSeen));
 console.log(`     (${headsSeen.length} frames with progress, [frame, done, total, ms]: ${JSON.stringify(headsSeen)})`);
 
