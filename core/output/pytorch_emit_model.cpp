@@ -125,7 +125,7 @@ void emit_header(std::ostream& py, const ModelProgram& p) {
 void emit_tokens(std::ostream& py, const Settings& s, const ModelProgram& p) {
     const ModelRun& run = p.run;
     py << "\n\n" << section("The text and its tokens")
-       << (s.ids ? "# The token ids attnscope was given (--ids), as they are: the text is not read.\n"
+       << (p.ids_given ? "# The token ids attnscope was given (--ids), as they are: the text is not read.\n"
            : run.model.llama ? "# The encoding of the text by the model's tokenizer.json (the ids of Hugging Face's tokenizers),\n"
                                "# as attnscope computed it, written out: this program needs no tokenizer.\n"
                              : "# GPT-2's byte-pair encoding of the text (tiktoken.get_encoding(\"gpt2\")'s ids), as attnscope\n"
