@@ -1,9 +1,11 @@
 #pragma once
-// Heatmaps as textures: a matrix is uploaded once as a GL_R32F texture (one texel
-// per cell) and coloured by shaders/heatmap.frag into a texture of its on-screen
-// size, which ImGui then draws as one image. Both steps rerun only when the values,
-// the size or the colour scale change, so a frame costs one textured quad per heatmap
-// however many cells it has.
+// Heatmaps as textures: a matrix is uploaded once as a GL_R32F texture (one texel per
+// cell) and coloured by shaders/heatmap.frag into a texture of one texel per cell,
+// which ImGui draws stretched to the heatmap's size; only a heatmap with masked cells
+// gets a second pass at its on-screen size (heatmap_stripes.frag) for their stripes.
+// Both rerun only when the values, the size or the colour scale change, so a frame
+// costs one textured quad per heatmap however many cells it has, and a change costs a
+// pass over its cells, not over its pixels.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -41,15 +43,30 @@ public:
     uint64_t theme_version() const { return theme_version_; }
     // The colour the shader gives a (finite) value: for legends and text contrast.
     Rgb color_of(const ColorScale& scale, float value) const;
-    void paint(GLuint values, int cols, int rows, const ColorScale& scale, float grid_px, GLuint fbo, int width,
-               int height) const;
+    // values (cols x rows, GL_R32F) coloured into `fbo`'s cols x rows target; masked
+    // cells get alpha 0.
+    void paint_cells(GLuint values, int cols, int rows, const ColorScale& scale, GLuint fbo) const;
+    // cell_colors (paint_cells' target) at width x height pixels into `fbo`'s target,
+    // masked cells striped.
+    void paint_stripes(GLuint cell_colors, int cols, int rows, GLuint fbo, int width, int height) const;
 
 private:
+    void draw_quad(GLuint program, GLuint texture, GLuint fbo, int width, int height) const;
+
     ColorMaps maps_;
     const ColorTheme* theme_ = &color_themes().front();
     uint64_t theme_version_ = 0;
-    GLuint program_ = 0;
+    GLuint cells_program_ = 0, stripes_program_ = 0;
     GLuint vao_ = 0;
+};
+
+// A texture drawn into through a framebuffer, re-specified when its size changes.
+struct RenderTarget {
+    GLuint texture = 0, fbo = 0;
+    int width = 0, height = 0;
+    ~RenderTarget();
+    // True when it was (re)created: what it held is gone.
+    bool resize(int w, int h);
 };
 
 class Heatmap {
@@ -64,18 +81,22 @@ public:
     // Cells where `masked_by` is 1 are uploaded as -inf so that they are drawn as masked.
     void set_values(const attn::Matrix& m, uint64_t version, const attn::Matrix* masked_by = nullptr,
                     int max_texels = kMaxHeatmapTexels);
-    // The coloured texture at width x height pixels, repainted only when needed.
-    ImTextureID texture(const HeatmapPainter& painter, int width, int height, const ColorScale& scale, float grid_px);
+    // Draws it as an ImGui image of `size` pixels at the cursor (an item, as
+    // ImGui::Image), repainted only when needed; with grid_px > 0, white gaps of that
+    // width between cells (at each cell's top and left).
+    void draw(const HeatmapPainter& painter, ImVec2 size, const ColorScale& scale, float grid_px);
 
 private:
-    GLuint values_ = 0, color_ = 0, fbo_ = 0;
+    ImTextureID texture(const HeatmapPainter& painter, int width, int height, const ColorScale& scale);
+
+    GLuint values_ = 0;
     int cols_ = 0, rows_ = 0;
+    bool any_minus_inf_ = false, any_over_half_ = false;  // masked cells, as heatmap.frag tells them
     uint64_t version_ = UINT64_MAX;
     int max_texels_ = 0;
-    bool painted_ = false;
-    int width_ = 0, height_ = 0;
+    RenderTarget cells_, pixels_;  // one texel per cell; the on-screen size, for stripes
+    bool cells_painted_ = false, pixels_painted_ = false;
     ColorScale scale_;
-    float grid_px_ = 0.0f;
     uint64_t theme_version_ = 0;
 };
 

@@ -31,7 +31,7 @@ std::vector<FigureInfo> draw_legend(const ColorScale& scale, float width, const 
         for (int i = 0; i < 2; ++i) {
             Heatmap& h = ctx.cache.get(i == 0 ? "legend/masked" : "legend/kept");
             h.set_values(i == 0 ? masked : kept, 0);
-            ImGui::Image(h.texture(ctx.painter, static_cast<int>(sw.x), static_cast<int>(sw.y), scale, 0.0f), sw);
+            h.draw(ctx.painter, sw, scale, 0.0f);
             dl->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), IM_COL32(0, 0, 0, 120));
             ImGui::SameLine();
             const char* text = i == 0 ? "masked (1)" : "visible (0)";
@@ -44,9 +44,8 @@ std::vector<FigureInfo> draw_legend(const ColorScale& scale, float width, const 
         return figures;
     }
     // The bar is a 1 x 256 matrix running over the map's whole domain, coloured by the
-    // shader into a 256 x 1 target that the image stretches; the labels say which values
-    // its ends stand for. Every card's bar shares the target: painted at each card's own
-    // width, it was re-specified (and the GL pipeline drained) for every card, every frame.
+    // shader into its 256 x 1 cells' texture that the image stretches; the labels say
+    // which values its ends stand for. Every card's bar shares it.
     static const attn::Matrix unit_ramp = attn::Matrix(attn::RowVector::LinSpaced(256, 0.0f, 1.0f));
     static const attn::Matrix signed_ramp = attn::Matrix(attn::RowVector::LinSpaced(256, -1.0f, 1.0f));
     const bool diverging = scale.mode == ColorMode::Diverging;
@@ -54,7 +53,7 @@ std::vector<FigureInfo> draw_legend(const ColorScale& scale, float width, const 
     bar.set_values(diverging ? signed_ramp : unit_ramp, 0);
     const ColorScale unit = diverging ? ColorScale{ColorMode::Diverging, -1.0f, 1.0f} : ColorScale{};
     const ImVec2 size(std::max(width, kLegendMinWidth * s), 12.0f * s);
-    ImGui::Image(bar.texture(ctx.painter, 256, 1, unit, 0.0f), size);
+    bar.draw(ctx.painter, size, unit, 0.0f);
     const ImVec2 a = ImGui::GetItemRectMin();
     dl->AddRect(a, ImGui::GetItemRectMax(), IM_COL32(0, 0, 0, 120));
     const std::string lo = format_value(scale.lo, 2), hi = format_value(scale.hi, 2);

@@ -168,13 +168,7 @@ MatrixPlacement draw_matrix(const MatrixRequest& req, const DrawContext& ctx) {
         // cards scrolled out of view cost software GL most of the time to the new view.
         heatmap.set_values(*req.values, ctx.run_version, req.masked_by, texel_budget(std::max(l.heat.x, l.heat.y)));
         const float grid = std::min(l.cell.x, l.cell.y) >= 12.0f ? 1.0f : 0.0f;
-        const ImTextureID tex = heatmap.texture(ctx.painter, static_cast<int>(l.heat.x),
-                                                static_cast<int>(l.heat.y), req.scale, grid);
-        // Heatmaps are opaque: drawing them without blending saves software GL a
-        // read-modify-write of every pixel they cover.
-        dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }, nullptr);
-        ImGui::Image(tex, l.heat);
-        dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+        heatmap.draw(ctx.painter, l.heat, req.scale, grid);
     } else {
         ImGui::Dummy(l.heat);
     }
