@@ -185,7 +185,34 @@ await waitState("→ goes to step 4, and the link with it", "s => s.lesson.step 
 const frameBefore = (await state()).frame;
 await page.keyboard.press("F5");
 await waitState("F5 turns presenter mode on, type larger", `s => s.presenter && s.ui_scale > 1 && s.frame > ${frameBefore}`);
-await page.screenshot({path: path.join(workDir, "presenter.png")});
+const presenterPng = await page.screenshot({path: path.join(workDir, "presenter.png")});
+{
+    // A heatmap is its cells' texture stretched: the pixels along its bottom and right
+    // edges are their cells' colour (a texture that repeats gave the first row's there).
+    // Here the weights of a causal head: its bottom-left and bottom-right cells are kept.
+    const h = Object.values((await state()).heatmaps).find(v => v.visible);
+    const [x0, , x1, y1] = h.rect;
+    // The last row and column: whether a pixel whose centre is on the edge is drawn
+    // is the rasterizer's rule, so either is the cell's colour or the page's white.
+    const edge = v => [Math.ceil(v) - 1, Math.ceil(v - 0.5) - 1];
+    const points = [[x0 + 4, y1 - 4], ...edge(y1).map(y => [x0 + 4, y]), [x1 - 4, y1 - 4], ...edge(x1).map(x => [x, y1 - 4])];
+    const px = await page.evaluate(async (b64, points) => {
+        const img = new Image();
+        img.src = "data:image/png;base64," + b64;
+        await img.decode();
+        const c = document.createElement("canvas");
+        c.width = img.width;
+        c.height = img.height;
+        const g = c.getContext("2d");
+        g.drawImage(img, 0, 0);
+        return points.map(([x, y]) => Array.from(g.getImageData(Math.floor(x), Math.floor(y), 1, 1).data.slice(0, 3)).join(","));
+    }, presenterPng.toString("base64"), points);
+    const white = "255,255,255", near = (p, cell) => p === cell || p === white;
+    check("a heatmap's bottom and right edges are their cells' colour",
+          px[0] !== white && px[3] !== white && near(px[1], px[0]) && near(px[2], px[0]) && near(px[4], px[3]) && near(px[5], px[3]),
+          `${JSON.stringify(h.rect)}: bottom-left cell ${px[0]}, its last rows ${px[1]} ${px[2]}; ` +
+          `bottom-right cell ${px[3]}, its last columns ${px[4]} ${px[5]}`);
+}
 await linkIs("the link says presenter", 'q => q.includes("presenter")');
 await page.keyboard.press("F5");
 await waitState("F5 again turns it off", "s => !s.presenter && s.ui_scale === 1");
