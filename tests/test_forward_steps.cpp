@@ -103,3 +103,42 @@ TEST_CASE("a run a step at a time goes on with the rest at once, and refuses wha
     tiny.bytes = 1000;
     CHECK_THROWS_WITH(attn::AttendSteps(s, e, tiny, {}), Catch::Contains("budget"));
 }
+
+TEST_CASE("a dropout change a step at a time: the dropout, a head a step, the heads combined, recompute_dropout()'s bits",
+          "[steps]") {
+    for (const attn::VariantInfo& row : attn::variants()) {
+        const attn::Settings s = settings(args_for(row));
+        INFO("variant " << row.name);
+        const auto shared = std::make_shared<const attn::Run>(attn::compute(s));
+        const attn::Run& base = *shared;
+        attn::Settings changed = s;
+        changed.attention.dropout = 0.6;
+        changed.attention.dropout_seed = 7;
+        attn::Run whole = base;
+        attn::recompute_dropout(whole, changed);
+        attn::AttendSteps steps(shared, changed);
+        const int heads = static_cast<int>(base.trace.heads.size());
+        std::vector<std::string> said;
+        for (int done = 0; !steps.done(); ++done) {
+            REQUIRE(done < 100);
+            CHECK(steps.steps_done() == done);
+            said.push_back(steps.next_step());
+            steps.step();
+        }
+        const attn::Run stepped = steps.take();
+        check_same_run(stepped, whole);
+        check_same_run(stepped, attn::compute(changed));  // and a fresh run's with the new dropout
+        attn::AttendSteps rest(shared, changed);  // the heads at once, each copied on its thread
+        rest.step();
+        rest.run_rest();
+        check_same_run(rest.take(), whole);
+        if (!row.projections) continue;  // 3.3: nothing to rerun, two steps that do nothing
+        REQUIRE(said.size() == static_cast<size_t>(heads + 2));
+        CHECK(said.front() == "dropout");
+        CHECK(said[1] == "head 1 of " + std::to_string(heads));
+        CHECK(said.back() == "combining the heads");
+        // Not the run it started from where the module drops: the steps did rerun it.
+        if (row.dropout)
+            CHECK_FALSE((stepped.trace.heads[0].at("context").array() == base.trace.heads[0].at("context").array()).all());
+    }
+}

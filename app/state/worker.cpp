@@ -180,7 +180,11 @@ std::optional<Outcome> Worker::start_job(const Job& job) {
     out.dropout_only = job.base != nullptr;
     const auto start = std::chrono::steady_clock::now();
     const bool ran = guarded(out, [&] {
-        if (job.base) {
+        if (job.base && kChapterRunsInSteps) {
+            stepping_.emplace();  // step_job reruns it, a head a step
+            stepping_->settings = job.settings;
+            stepping_->attend.emplace(job.base, job.settings);
+        } else if (job.base) {
             auto run = std::make_shared<attn::Run>(*job.base);
             attn::recompute_dropout(*run, job.settings);
             out.run = std::move(run);

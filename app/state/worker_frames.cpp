@@ -63,11 +63,15 @@ bool Worker::wait_idle(std::chrono::microseconds limit) {
     if (stepping_) return false;  // take() goes on with it, a slice a frame
     if (!waiting_) return true;
     const Job& job = *waiting_;
-    bool fits = job.base != nullptr;  // a dropout change on the weights on screen
-    if (!job.settings.model && !fits) {
-        // Bytes bound tokens from above, for every tokenizer.
-        const int64_t tokens = static_cast<int64_t>(job.settings.text.size());
-        const int64_t tokens2 = job.settings.text2 ? static_cast<int64_t>(job.settings.text2->size()) : 0;
+    bool fits = false;
+    if (!job.settings.model) {
+        // Bytes bound tokens from above, for every tokenizer. A dropout change on the run
+        // on screen (job.base) is estimated as its whole forward: a long one goes in steps.
+        const attn::Run* base = job.base.get();
+        const auto size = [](const auto& v) { return static_cast<int64_t>(v.size()); };
+        const int64_t tokens = base ? size(base->tokens.ids) : size(job.settings.text);
+        const int64_t tokens2 = base ? (base->tokens2 ? size(base->tokens2->ids) : 0)
+                                     : (job.settings.text2 ? size(*job.settings.text2) : 0);
         const attn::KeptStages keep = stages_to_keep(job.settings, tokens, tokens2, job.detail_head, job.overview_first);
         const double seconds = attn::estimate_work(job.settings, tokens, tokens2, keep).forward_seconds * kWasmSlowdown;
         fits = seconds * 1e6 < static_cast<double>(limit.count());

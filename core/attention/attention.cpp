@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 
 namespace attn {
 
@@ -115,29 +116,36 @@ Trace forward(const AttentionModule& m, const Matrix& x, const Matrix* x2, const
     return t;
 }
 
-void attention_output(Trace& t, const AttentionConfig& cfg) {
-    if (!variant_info(cfg.variant).projections) return;  // 3.3: no weights, no dropout: its output stays
+HeadWork output_work(Trace& t, const AttentionConfig& cfg) {
+    if (!variant_info(cfg.variant).projections) return {0, false, nullptr, [] {}};  // 3.3: no weights, no dropout: its output stays
     const int H = static_cast<int>(t.heads.size());
     if (!t.kept.can_rerun_output(H)) throw std::logic_error("attention_output: the trace keeps no weights or values to rerun from");
     const HeadTrace& first = t.heads[0];
-    const Draws draws = draw_dropout(cfg, t, H, first.at("weights").rows(), first.at("weights").cols());
-    std::vector<std::vector<Matrix>> contexts(static_cast<size_t>(H));
-    [[maybe_unused]] const bool parallel = H > 1 && worth_threads(  // read by the pragma only
-        first.at("weights").rows(), first.at("weights").cols(), first.at("values").cols());
-    HeadErrors errors;
-#pragma omp parallel for schedule(dynamic) if (parallel)
-    for (int h = 0; h < H; ++h) errors.run([&] {
+    // Every head's dropout is drawn now, in torch's order; what the heads read is shared.
+    struct Shared {
+        Draws draws;
+        std::vector<std::vector<Matrix>> contexts;  // [h][b]
+    };
+    auto shared = std::make_shared<Shared>(
+        Shared{draw_dropout(cfg, t, H, first.at("weights").rows(), first.at("weights").cols()),
+               std::vector<std::vector<Matrix>>(static_cast<size_t>(H))});
+    HeadWork work;
+    work.heads = H;
+    work.parallel = H > 1 && worth_threads(first.at("weights").rows(), first.at("weights").cols(), first.at("values").cols());
+    work.attend = [&t, cfg, shared](int h) {
         HeadTrace& head = t.heads[static_cast<size_t>(h)];
         const Matrix& values = head.at("values");
         const Matrix none;
         HeadJob job{none, values, values, t.causal, head.find("weights")->cols, variant_has_dropout(cfg.variant),
-                    draws_of_head(draws, h)};
+                    draws_of_head(shared->draws, h)};
         job.window = t.window;
-        contexts[static_cast<size_t>(h)] = attend_head(job, &head.at("weights"), h, t.kept, head);
-    });
-    errors.rethrow();
-    combine_heads(t, cfg, contexts);
+        shared->contexts[static_cast<size_t>(h)] = attend_head(job, &head.at("weights"), h, t.kept, head);
+    };
+    work.finish = [&t, cfg, shared] { combine_heads(t, cfg, shared->contexts); };
+    return work;
 }
+
+void attention_output(Trace& t, const AttentionConfig& cfg) { run_heads(output_work(t, cfg)); }
 
 Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg, const KeptStages& keep) {
     return forward(build_attention(static_cast<int>(x.cols()), cfg), x, x2, keep);

@@ -83,6 +83,10 @@ Trace begin_forward(const AttentionModule& module, const Matrix& x, const Matrix
 // weights and values the trace kept: what a change of the dropout rate, training mode
 // or dropout seed needs. Throws std::logic_error when the trace did not keep them.
 void attention_output(Trace& trace, const AttentionConfig& cfg);
+// The same as a variant's forward gives its heads' work (variants.h): the dropout drawn
+// at once, then a head at a time, then the heads combined (forward_steps.h steps it).
+// `trace` and what it holds stay where they are until finish() has run.
+HeadWork output_work(Trace& trace, const AttentionConfig& cfg);
 // Builds the module from cfg.seed and runs its forward.
 Trace run_attention(const Matrix& x, const Matrix* x2, const AttentionConfig& cfg, const KeptStages& keep = {});
 

@@ -55,10 +55,11 @@ struct KvCacheSize {
     long mha_bytes_per_token = 0;
 };
 
-struct Trace {
+// What a trace holds besides its heads' stages: small next to them (a long run's heads
+// hold hundreds of MB, which a dropout change in the browser copies a head a step).
+struct TraceCommon {
     std::string variant;
     StageList model;               // inputs, inputs2, concat, W_out, b_out, ...
-    std::vector<HeadTrace> heads;  // per head, for batch element 0
     std::vector<Matrix> output;    // the module's output, one T x out matrix per batch element
     KeptStages kept;               // which stages of each head it holds
     // Per head, when kept.preview_side asked for them: its weights as the means of
@@ -74,6 +75,10 @@ struct Trace {
     // re-seeded by dropout_seed): dropout draws from a copy, so that changing only the
     // dropout rate recomputes only the stages after the weights.
     std::optional<TorchGenerator> forward_generator;
+};
+
+struct Trace : TraceCommon {
+    std::vector<HeadTrace> heads;  // per head, for batch element 0
 };
 
 }  // namespace attn

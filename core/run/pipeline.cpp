@@ -193,8 +193,18 @@ AttendSteps::AttendSteps(const Settings& s, const Embedded& e, const Budget& bud
     run_.vocab_size = e.vocab_size;
 }
 
+AttendSteps::AttendSteps(std::shared_ptr<const Run> base, const Settings& s)
+    : forward_(std::shared_ptr<const Trace>(base, &base->trace), attention_config(s)) {
+    run_.tokens = base->tokens;
+    run_.tokens2 = base->tokens2;
+    run_.embedding = base->embedding;
+    run_.vocab_size = base->vocab_size;
+    run_.model = base->model;
+}
+
 Run AttendSteps::take() {
     run_.trace = forward_.take();
+    if (!embedded_) return std::move(run_);
     // The embedding stages come first in the pipeline.
     const EmbeddingStages& first = embedded_->stages[0];
     StageList front;

@@ -64,6 +64,10 @@ Run attend(const Settings& s, const Embedded& e, const KeptStages& keep = {});
 class AttendSteps {
 public:
     AttendSteps(const Settings& s, const Embedded& e, const Budget& budget, const KeptStages& keep);
+    // recompute_dropout() on a copy of `base` a step at a time (the dropout drawn, each head,
+    // the heads combined; each head's stages copied in its step): a dropout change on a
+    // long run.
+    AttendSteps(std::shared_ptr<const Run> base, const Settings& s);
     int steps() const { return forward_.steps(); }
     int steps_done() const { return forward_.steps_done(); }
     std::string next_step() const { return forward_.next_step(); }
@@ -73,9 +77,9 @@ public:
     Run take();  // once done
 
 private:
+    Run run_;  // its trace is forward_'s until take()
     ForwardSteps forward_;
-    const Embedded* embedded_;
-    Run run_;
+    const Embedded* embedded_ = nullptr;  // a full run's (null: a rerun of the output)
 };
 
 // The whole forward path. Throws std::runtime_error subclasses (InputError,

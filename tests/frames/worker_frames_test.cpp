@@ -90,3 +90,51 @@ TEST_CASE("the browser's worker: a short run in the frame, a refused one in one 
     CHECK_THAT(out->error, Catch::Contains("budget"));
     CHECK(worker.progress().total == 0);
 }
+
+TEST_CASE("the browser's worker reruns a dropout change on a long run a head a step", "[frames]") {
+    app::Worker worker([] {});
+    attn::Settings s = long_mha();
+    s.attention.dropout = 0.1;
+    worker.submit(s, nullptr, 2);
+    std::optional<app::Outcome> first;
+    for (int frame = 0; !first && frame < 1000; ++frame) first = worker.take();
+    REQUIRE(first);
+    REQUIRE(first->run);
+    REQUIRE(first->run->trace.kept.can_rerun_output(12));  // what the app's dropout-only change needs
+
+    worker.set_slice(std::chrono::microseconds(0));  // a step a frame
+    attn::Settings changed = s;
+    changed.attention.dropout = 0.5;
+    worker.submit(changed, first->run, 2);
+    CHECK_FALSE(worker.wait_idle(std::chrono::microseconds(8000)));  // too long for a frame
+    std::vector<std::string> said;
+    std::optional<app::Outcome> out;
+    for (int frame = 0; !out && frame < 1000; ++frame) {
+        out = worker.take();
+        if (!out && worker.progress().total > 0) said.push_back(worker.activity());
+    }
+    REQUIRE(out);
+    REQUIRE(out->error == "");
+    REQUIRE(out->run);
+    CHECK(out->dropout_only);
+    std::vector<std::string> expected = {"mha: dropout…"};
+    for (int h = 1; h <= 12; ++h) expected.push_back("mha: head " + std::to_string(h) + " of 12…");
+    expected.push_back("mha: combining the heads…");
+    CHECK(said == expected);
+
+    // recompute_dropout()'s run: the draws bit for bit; the products within 1e-6 of their
+    // scale (a lone head splits them over threads, as in the first test).
+    attn::Run whole = *first->run;
+    attn::recompute_dropout(whole, changed);
+    const attn::Run& got = *out->run;
+    for (const char* stage : {"dropout_mask", "dropped_weights"})
+        CHECK((got.trace.heads[7].at(stage).array() == whole.trace.heads[7].at(stage).array()).all());
+    for (const attn::Matrix* m : {&got.trace.heads[7].at("context"), &got.trace.output[0]}) {
+        const attn::Matrix& want = m == &got.trace.output[0] ? whole.trace.output[0] : whole.trace.heads[7].at("context");
+        const float scale = want.cwiseAbs().maxCoeff(), gap = (*m - want).cwiseAbs().maxCoeff();
+        INFO("largest difference " << gap << " of a scale " << scale);
+        CHECK(gap <= 1e-6f * scale);
+    }
+    // Not the run it started from: the rate changed the draws.
+    CHECK_FALSE((got.trace.heads[7].at("dropout_mask").array() == first->run->trace.heads[7].at("dropout_mask").array()).all());
+}
