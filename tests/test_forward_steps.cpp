@@ -56,6 +56,18 @@ void check_same_run(const attn::Run& a, const attn::Run& b) {
         CHECK((a.trace.weights_previews[h].array() == b.trace.weights_previews[h].array()).all());
 }
 
+// Runs every step, one at a time; what each said it would do, in order.
+std::vector<std::string> every_step(attn::AttendSteps& steps) {
+    std::vector<std::string> said;
+    for (int done = 0; !steps.done(); ++done) {
+        REQUIRE(done < 100);
+        CHECK(steps.steps_done() == done);
+        said.push_back(steps.next_step());
+        steps.step();
+    }
+    return said;
+}
+
 }  // namespace
 
 TEST_CASE("every variant a step at a time: the projections, a head a step, the heads combined, attend()'s bits",
@@ -70,13 +82,7 @@ TEST_CASE("every variant a step at a time: the projections, a head a step, the h
             attn::AttendSteps steps(s, e, attn::budget_for(s), keep);
             const int heads = static_cast<int>(whole.trace.heads.size());
             CHECK(steps.next_step() == "projections");
-            std::vector<std::string> said;
-            for (int done = 0; !steps.done(); ++done) {
-                REQUIRE(done < 100);
-                CHECK(steps.steps_done() == done);
-                said.push_back(steps.next_step());
-                steps.step();
-            }
+            const std::vector<std::string> said = every_step(steps);
             CHECK(steps.steps() == heads + 2);
             REQUIRE(said.size() == static_cast<size_t>(heads + 2));
             CHECK(said[1] == "head 1 of " + std::to_string(heads));
@@ -118,13 +124,7 @@ TEST_CASE("a dropout change a step at a time: the dropout, a head a step, the he
         attn::recompute_dropout(whole, changed);
         attn::AttendSteps steps(shared, changed);
         const int heads = static_cast<int>(base.trace.heads.size());
-        std::vector<std::string> said;
-        for (int done = 0; !steps.done(); ++done) {
-            REQUIRE(done < 100);
-            CHECK(steps.steps_done() == done);
-            said.push_back(steps.next_step());
-            steps.step();
-        }
+        const std::vector<std::string> said = every_step(steps);
         const attn::Run stepped = steps.take();
         check_same_run(stepped, whole);
         check_same_run(stepped, attn::compute(changed));  // and a fresh run's with the new dropout
