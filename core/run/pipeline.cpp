@@ -195,6 +195,8 @@ AttendSteps::AttendSteps(const Settings& s, const Embedded& e, const Budget& bud
 
 AttendSteps::AttendSteps(std::shared_ptr<const Run> base, const Settings& s)
     : forward_(std::shared_ptr<const Trace>(base, &base->trace), attention_config(s)) {
+    // Every field of the Run but its trace, which forward_ copies a head a step (the
+    // tests compare the result with a whole copy rerun, field by field).
     run_.tokens = base->tokens;
     run_.tokens2 = base->tokens2;
     run_.embedding = base->embedding;
