@@ -4,13 +4,16 @@ at the same number of threads, and prints the speed ratios and the machine's lim
 
 usage: bench/compare_with_pytorch.py [BUILD_DIR] [--threads N] [--quick] [--avx2] [--gpt]
 
-A fair peer: PyTorch runs with glibc told to keep freed memory (FAIR_PEER_ENV below), as
+A fair peer (bench/peer.py): PyTorch runs with glibc told to keep freed memory, as
 attnscope's engine does. As Debian's PyTorch usually runs, glibc hands each large freed
 temporary back to the kernel and the next call faults it in again page by page, and a
 fresh page costs ~15 us on these virtual machines: that made torch's softmax over
-12 x 1024 x 1024 17x slower. Both are printed: "PyTorch" is the fair peer, "as usually
-run" the other, each with its speed-up; claims rest on the fair one. Each runs in a
-child process of its own, since glibc reads these variables when a process starts.
+12 x 1024 x 1024 17x slower. At two or more threads it is also timed with OpenMP's idle
+threads sleeping (OMP_WAIT_POLICY=PASSIVE; by default they spin on the cores OpenBLAS's
+threads need: MHA T = 256 took 22 ms at 2 threads that way, 8.6 ms sleeping) and each
+workload gets the faster of the two. Both are printed: "PyTorch" is the fair peer, "as
+usually run" the other, each with its speed-up; claims rest on the fair one. Each runs in
+a child process of its own, since glibc and OpenMP read these variables when it starts.
 
 PyTorch side: the seed documents' MultiHeadAttention class, forward only (the module
 already built, as the engine's benchmark does); the book's ch04 GroupedQueryAttention
@@ -68,7 +71,8 @@ from book_gpt import GPTModel, MultiHeadAttention  # noqa: E402  the book's clas
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden"))
 import modern_recording  # noqa: E402  the switch every copied ch04 class reads at call time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peer import FAIR_PEER_ENV, OPTIMISED_BLAS, blas_in_use, cpu_description, fmt, median_seconds  # noqa: E402
+from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, fair_peer_description, fair_peer_envs,  # noqa: E402
+                  fastest, fmt, median_seconds, peer_base_env)
 from modern_gqa import GroupedQueryAttention  # noqa: E402  the book's ch04 bonus classes (GQA, SWA)
 from modern_swa import MultiHeadAttentionWithSWA  # noqa: E402
 modern_recording.RECORD = False  # as the book wrote them: nothing recorded
@@ -189,15 +193,16 @@ def print_gpt_rows(engine, peer, usual):
 
 
 def peer_times(fair):
-    """PyTorch's times from a child process, with glibc keeping freed memory (fair) or as
-    Debian's PyTorch usually runs (the variables removed)."""
-    env = {k: v for k, v in os.environ.items() if k not in FAIR_PEER_ENV}
-    if fair:
-        env.update(FAIR_PEER_ENV)
+    """PyTorch's times from child processes: the fair peer (peer.fair_peer_envs: glibc
+    keeping freed memory, and at two or more threads the faster of OpenMP's two wait
+    policies per workload), or PyTorch as Debian's usually runs (none of that set)."""
     command = [sys.executable, os.path.abspath(__file__), args.build_dir, "--threads", str(args.threads),
                "--peer-only"] + [flag for flag, on in (("--quick", args.quick), ("--avx2", args.avx2),
                                                         ("--gpt", args.gpt)) if on]
-    return json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
+    runs = [json.loads(subprocess.run(command, env=dict(peer_base_env(), **extra), capture_output=True, text=True,
+                                      check=True).stdout)
+            for extra in (fair_peer_envs(args.threads) if fair else [{}])]
+    return fastest(runs)
 
 
 def main():
@@ -219,8 +224,8 @@ def main():
     print(f"threads: {args.threads} (both); torch {torch.__version__} multiplying with {blas}"
           f"{' (AVX2 kernels forced)' if args.avx2 else ''}")
     print(f"attnscope's BLAS: {engine_blas}")
-    print("PyTorch: glibc keeps its freed memory (" + " ".join(f"{k}={v}" for k, v in FAIR_PEER_ENV.items()) +
-          "); 'as usually run': without, each large temporary faulted in again page by page")
+    print(f"PyTorch: {fair_peer_description(args.threads)}; 'as usually run': without, each large temporary "
+          "faulted in again page by page" + (" and OpenMP's threads spinning" if args.threads > 1 else ""))
     print(f"{'workload':<38}{'attnscope':>12}{'PyTorch':>12}{'speed-up':>10}{'as usually run':>16}{'speed-up':>10}"
           f"{'limit':>11}{'x limit':>9}")
     if args.gpt:

@@ -13,6 +13,38 @@ import time
 # glibc keeps freed memory mapped and reuses it: no large block goes back to the kernel.
 FAIR_PEER_ENV = {"MALLOC_MMAP_THRESHOLD_": "17179869184", "MALLOC_TRIM_THRESHOLD_": "17179869184",
                  "MALLOC_TOP_PAD_": "1073741824"}
+# At two or more threads torch runs its own loops on OpenMP's threads and its products on
+# OpenBLAS's, and by default an OpenMP thread spins on its core after its work, taking it
+# from OpenBLAS's (measured 2026-11-28 on 2 cores: the seed documents' MHA at T = 256 took
+# 22.0 ms at 2 threads, 13.3 ms at 1, 8.6 ms at 2 with OpenMP's threads sleeping). Sleeping
+# costs a wake-up each call instead (the book's 6-token example: 44 -> 168 us), so the fair
+# peer is timed both ways and each workload gets its faster time.
+SLEEPING_THREADS = {"OMP_WAIT_POLICY": "PASSIVE"}
+
+
+def fair_peer_envs(threads):
+    """What the fair peer's runs add to the environment: glibc keeping its memory, and at
+    two or more threads once with OpenMP's idle threads spinning (its default), once sleeping."""
+    return [dict(FAIR_PEER_ENV)] + ([dict(FAIR_PEER_ENV, **SLEEPING_THREADS)] if threads > 1 else [])
+
+
+def peer_base_env():
+    """The environment without anything fair_peer_envs sets: PyTorch as usually run."""
+    return {k: v for k, v in os.environ.items() if k not in FAIR_PEER_ENV and k not in SLEEPING_THREADS}
+
+
+def fastest(runs):
+    """Each workload's smallest time over the fair peer's runs ({name: seconds} each)."""
+    return {name: min(run[name] for run in runs) for name in runs[0]}
+
+
+def fair_peer_description(threads):
+    text = "glibc keeps its freed memory (" + " ".join(f"{k}={v}" for k, v in FAIR_PEER_ENV.items()) + ")"
+    if threads > 1:
+        text += ("; timed with OpenMP's idle threads spinning and sleeping (OMP_WAIT_POLICY=PASSIVE), "
+                 "each workload's faster time")
+    return text
+
 
 OPTIMISED_BLAS = re.compile(r"openblas|mkl|blis", re.IGNORECASE)
 
