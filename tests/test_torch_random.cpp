@@ -1,10 +1,12 @@
 // The generator and initialisers against values printed by the seed documents.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include "numerics/box_muller.h"
 #include "numerics/torch_random.h"
 
 using attn::Matrix;
@@ -53,4 +55,41 @@ TEST_CASE("bulk-drawn initialisers equal one draw at a time", "[rng]") {
     const Matrix r = attn::torch_rand(bulk, 50, 99);
     for (Eigen::Index k = 0; k < r.size(); ++k) REQUIRE(r.data()[k] == scalar.uniform_float(0.0f, 1.0f));
     CHECK(bulk.random() == scalar.random());
+}
+
+TEST_CASE("torch.randn's Box-Muller transform is within 3 ulp of the exact one", "[rng]") {
+    // Every block of 16 pairs u[j] with u[j + 8]: radius sqrt(-2 log(1 - u[j])) and angle
+    // 2 pi u[j + 8], with 1 - u and the angle in float (as torch computes them), then the
+    // exact log, cos and sin of those floats. The uniforms sweep [0, 1) with its ends and every octant's borders.
+    std::vector<float> u;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> any(0.0f, 1.0f);
+    const std::vector<float> edges = {0.0f, 0x1p-24f, 0.125f, 0.25f, 0.375f, 0.5f, 0.625f, 0.75f, 0.875f,
+                                      1.0f - 0x1p-24f, std::nextafter(0.25f, 0.0f), std::nextafter(0.5f, 1.0f)};
+    for (const float e : edges)
+        for (const float a : edges) {
+            u.insert(u.end(), 8, e);  // radii
+            u.insert(u.end(), 8, a);  // angles
+        }
+    for (int k = 0; k < 100000 * 16; ++k) u.push_back(any(rng));
+    std::vector<float> z = u;
+    attn::box_muller_blocks(z.data(), static_cast<int64_t>(z.size() / 16));
+    const auto two_pi = static_cast<float>(2.0 * M_PI);
+    double worst = 0.0;
+    for (size_t b = 0; b < u.size(); b += 16)
+        for (size_t j = 0; j < 8; ++j) {
+            const float one_minus_u = 1.0f - u[b + j];
+            const double radius = std::sqrt(-2.0 * std::log(static_cast<double>(one_minus_u)));
+            const double theta = two_pi * u[b + j + 8];
+            // An ulp of the pair's scale: cos and sin near 0 are judged against the radius.
+            const double ulp = std::max(radius, 1e-30) * 0x1p-23;
+            const double err = std::max(std::abs(z[b + j] - radius * std::cos(theta)),
+                                        std::abs(z[b + j + 8] - radius * std::sin(theta))) / ulp;
+            worst = std::max(worst, err);
+            if (err > 3.0)
+                FAIL("u = " << u[b + j] << ", " << u[b + j + 8] << ": got " << z[b + j] << ", " << z[b + j + 8]
+                            << ", exact " << radius * std::cos(theta) << ", " << radius * std::sin(theta));
+        }
+    INFO("worst error " << worst << " ulp of the radius");
+    CHECK(worst > 0.0);  // the comparison ran
 }

@@ -1,6 +1,7 @@
 #include "numerics/torch_random.h"
 
 #include "base/user_error.h"
+#include "numerics/box_muller.h"
 #include "numerics/gemm.h"
 
 #include <algorithm>
@@ -44,25 +45,6 @@ void fill_uniform(TorchGenerator& gen, float* out, size_t n, float from, float t
     draw_chunks(gen, n, [&](size_t first, const uint32_t* words, size_t count) {
         for (size_t k = 0; k < count; ++k) out[first + k] = TorchGenerator::uniform_float(words[k], from, to);
     });
-}
-
-// normal_fill_16 of torch's AVX2 kernel, on `blocks` consecutive blocks of 16 uniforms
-// in place: element j of a block pairs with j + 8; theta is computed in float as the
-// vector code does. Eigen's vectorised log/sin/cos stand in for torch's Sleef ones
-// (both within an ulp or two).
-void box_muller_blocks(float* u, int64_t blocks) {
-    using Blocks = Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, 16, Eigen::RowMajor>>;
-    // Row-major like the blocks: with mixed storage orders Eigen falls back to scalar sin/cos.
-    using Halves = Eigen::Array<float, Eigen::Dynamic, 8, Eigen::RowMajor>;
-    constexpr int64_t kChunk = 4096;  // blocks per pass: the temporaries stay in cache
-    const float two_pi = static_cast<float>(2.0 * M_PI);
-    for (int64_t first = 0; first < blocks; first += kChunk) {
-        Blocks m(u + first * 16, std::min(kChunk, blocks - first), 16);
-        const Halves radius = (-2.0f * (1.0f - m.leftCols<8>().array()).log()).sqrt();  // (0, 1] for the log
-        const Halves theta = two_pi * m.rightCols<8>().array();
-        m.leftCols<8>() = (radius * theta.cos()).matrix();
-        m.rightCols<8>() = (radius * theta.sin()).matrix();
-    }
 }
 
 bool is_every_row(const std::vector<int64_t>& wanted, int64_t rows) {
