@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "attention/cache_sizes.h"
+#include "attention/head_forward.h"
 #include "attention/kv_cache_walk.h"
 #include "attention/online_softmax.h"
 #include "run/pipeline.h"
@@ -158,4 +159,22 @@ TEST_CASE("KV cache sizes for a model a user picks", "[modern]") {
     llama.kv_groups = 5;
     CHECK(attn::kv_cache_table(llama, error).empty());
     CHECK(error == "heads (32) must be divisible by kv groups (5)");
+}
+
+TEST_CASE("the mask hides key j from query i exactly when j > i (causal) or i - j >= window", "[modern]") {
+    // Its definition, element by element, against attention_mask's row fills; with more
+    // queries than keys and the other way round, a window wider than the text, none.
+    for (const Eigen::Index T : {1, 5, 9})
+        for (const Eigen::Index S : {1, 4, 9, 12})
+            for (const bool causal : {false, true})
+                for (const Eigen::Index window : {0, 1, 3, 20}) {
+                    const attn::Matrix mask = attn::attention_mask(T, S, causal, window);
+                    for (Eigen::Index i = 0; i < T; ++i)
+                        for (Eigen::Index j = 0; j < S; ++j) {
+                            const bool hidden = (causal && j > i) || (window > 0 && i - j >= window);
+                            INFO("T " << T << " S " << S << " causal " << causal << " window " << window << " (" << i
+                                      << ", " << j << ")");
+                            REQUIRE(mask(i, j) == (hidden ? 1.0f : 0.0f));
+                        }
+                }
 }

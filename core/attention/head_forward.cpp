@@ -55,16 +55,15 @@ void record_scores(const HeadJob& job, float root_d_k, int head, const KeptStage
     const Eigen::Index T = job.queries.rows(), S = job.keys.rows();
     Matrix scores = matmul_transposed(job.queries, job.keys);  // (T x d_k) @ (d_k x S) -> T x S
     Matrix scaled = scores / root_d_k;
-    Matrix softmax_input = scaled;
-    Matrix bias;
+    Matrix bias, biased;  // ALiBi's: scaled + bias goes into the softmax
     if (job.alibi_slope > 0.0f) {
         bias.resize(T, S);
         for (Eigen::Index i = 0; i < T; ++i)
             for (Eigen::Index j = 0; j < S; ++j) bias(i, j) = alibi_bias(job.alibi_slope, i, j);
-        softmax_input += bias;
+        biased = scaled + bias;
     }
     Matrix mask = attention_mask(T, S, job.causal, job.window);
-    Matrix masked = (mask.array() > 0.5f).select(kMinusInf, softmax_input);
+    Matrix masked = (mask.array() > 0.5f).select(kMinusInf, bias.size() ? biased : scaled);
     if (keep.keeps(head, "scores")) trace.add("scores", std::move(scores), job.key_axis);
     if (keep.keeps(head, "scaled_scores")) trace.add("scaled_scores", std::move(scaled), job.key_axis);
     if (bias.size() && keep.keeps(head, "position_bias")) trace.add("position_bias", std::move(bias), job.key_axis);
@@ -83,10 +82,17 @@ void drop_rows(const DropoutDraws& draws, const ConstMatrixView& weights, Eigen:
 }  // namespace
 
 Matrix attention_mask(Eigen::Index T, Eigen::Index S, bool causal, Eigen::Index window) {
-    Matrix mask = Matrix::Zero(T, S);
-    for (Eigen::Index i = 0; i < T; ++i)
-        for (Eigen::Index j = 0; j < S; ++j)
-            mask(i, j) = (causal && j > i) || (window > 0 && i - j >= window) ? 1.0f : 0.0f;
+    // 1 where key j is hidden from query i: j > i under the causal mask, i - j >= window
+    // with a sliding window. Row by row, as [first_key, seen_keys) of the forward: ones
+    // before the window's first key and past the last key seen, zeros between.
+    Matrix mask(T, S);
+    for (Eigen::Index i = 0; i < T; ++i) {
+        const Eigen::Index first = window > 0 ? std::clamp<Eigen::Index>(i - window + 1, 0, S) : 0;
+        const Eigen::Index seen = causal ? std::clamp<Eigen::Index>(i + 1, first, S) : S;
+        mask.row(i).head(first).setOnes();
+        mask.row(i).segment(first, seen - first).setZero();
+        mask.row(i).tail(S - seen).setOnes();
+    }
     return mask;
 }
 
