@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "attention/attention.h"
 #include "graphics/ui_colors.h"
 #include "run/run_cache.h"
 #include "views/pipeline_view.h"
@@ -32,11 +33,7 @@ double score_of(const attn::HeadScores& s, attn::HeadType type) {
 // triu(ones, 1): every tile's mask (the model is causal), made once per length.
 const attn::Matrix& causal_mask(Eigen::Index T) {
     static attn::Matrix mask;
-    if (mask.rows() != T) {
-        mask = attn::Matrix::Zero(T, T);
-        for (Eigen::Index i = 0; i < T; ++i)
-            for (Eigen::Index j = i + 1; j < T; ++j) mask(i, j) = 1.0f;
-    }
+    if (mask.rows() != T) mask = attn::causal_mask(static_cast<int>(T), static_cast<int>(T));
     return mask;
 }
 

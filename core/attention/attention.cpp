@@ -65,11 +65,7 @@ Matrix project(const Matrix& x, const Matrix& W, const std::optional<RowVector>&
     return y;
 }
 
-Matrix causal_mask(int rows, int cols) {
-    Matrix m = Matrix::Zero(rows, cols);
-    for (int i = 0; i + 1 < cols && i < rows; ++i) m.row(i).tail(cols - i - 1).setOnes();  // j > i
-    return m;
-}
+Matrix causal_mask(int rows, int cols) { return attention_mask(rows, cols, /*causal=*/true, /*window=*/0); }
 
 bool is_causal(const AttentionConfig& cfg) {
     const VariantInfo& row = variant_info(cfg.variant);

@@ -21,15 +21,14 @@ constexpr Eigen::Index kBlockRows = 128;
 
 using RowArray = Eigen::Array<float, 1, Eigen::Dynamic>;
 
-// Keys row i can see: [first_key, seen_keys). All of them, or under the causal mask
+// Keys row i of S can see: [first_key, seen_keys). All of them, or under the causal mask
 // 0..i, and under a sliding window i - window + 1..i.
-Eigen::Index seen_keys(const HeadJob& job, Eigen::Index i) {
-    const Eigen::Index S = job.keys.rows();
-    return job.causal ? std::min(i + 1, S) : S;
+Eigen::Index seen_keys(Eigen::Index i, Eigen::Index S, bool causal) { return causal ? std::min(i + 1, S) : S; }
+Eigen::Index first_key(Eigen::Index i, Eigen::Index S, Eigen::Index window) {
+    return window > 0 ? std::clamp<Eigen::Index>(i - window + 1, 0, S) : 0;
 }
-Eigen::Index first_key(const HeadJob& job, Eigen::Index i) {
-    return job.window > 0 ? std::clamp<Eigen::Index>(i - job.window + 1, 0, job.keys.rows()) : 0;
-}
+Eigen::Index seen_keys(const HeadJob& job, Eigen::Index i) { return seen_keys(i, job.keys.rows(), job.causal); }
+Eigen::Index first_key(const HeadJob& job, Eigen::Index i) { return first_key(i, job.keys.rows(), job.window); }
 
 // Rows [r0, r0 + rows) of the weights into `out` (rows x S). Only the keys some row of
 // the block sees are multiplied; the rest of each row becomes 0, up to the block's last
@@ -83,12 +82,11 @@ void drop_rows(const DropoutDraws& draws, const ConstMatrixView& weights, Eigen:
 
 Matrix attention_mask(Eigen::Index T, Eigen::Index S, bool causal, Eigen::Index window) {
     // 1 where key j is hidden from query i: j > i under the causal mask, i - j >= window
-    // with a sliding window. Row by row, as [first_key, seen_keys) of the forward: ones
-    // before the window's first key and past the last key seen, zeros between.
+    // with a sliding window. Row by row, the forward's [first_key, seen_keys) as zeros:
+    // ones before the window's first key and past the last key seen.
     Matrix mask(T, S);
     for (Eigen::Index i = 0; i < T; ++i) {
-        const Eigen::Index first = window > 0 ? std::clamp<Eigen::Index>(i - window + 1, 0, S) : 0;
-        const Eigen::Index seen = causal ? std::clamp<Eigen::Index>(i + 1, first, S) : S;
+        const Eigen::Index first = first_key(i, S, window), seen = seen_keys(i, S, causal);
         mask.row(i).head(first).setOnes();
         mask.row(i).segment(first, seen - first).setZero();
         mask.row(i).tail(S - seen).setOnes();
