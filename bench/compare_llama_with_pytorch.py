@@ -44,8 +44,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "golden"))
-from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, fair_peer_description, fair_peer_envs,  # noqa: E402
-                  fastest, fmt, median_seconds, peer_base_env)
+from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, fair_peer_description, fmt,  # noqa: E402
+                  median_seconds, peer_run_times)
 from gpt2_safetensors import read_safetensors, write_safetensors  # noqa: E402
 from llama_family import LlamaFamily  # noqa: E402
 
@@ -137,9 +137,7 @@ def main():
             ours, engine_blas = engine_times(folder)
             child = [sys.executable, os.path.abspath(__file__), args.build_dir, "--threads", str(args.threads),
                      "--peer-only", name]
-            theirs = fastest([json.loads(subprocess.run(child, env=dict(peer_base_env(), **extra), capture_output=True,
-                                                        text=True, check=True).stdout)
-                              for extra in fair_peer_envs(args.threads)])
+            theirs = peer_run_times(child, args.threads)
             for T in MODELS[name][1]:
                 seconds, rss = ours[str(T)]
                 print(f"{f'{name} T={T}':<34}{fmt(seconds):>12}{fmt(theirs[str(T)]):>12}"

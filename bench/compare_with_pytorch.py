@@ -71,8 +71,8 @@ from book_gpt import GPTModel, MultiHeadAttention  # noqa: E402  the book's clas
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden"))
 import modern_recording  # noqa: E402  the switch every copied ch04 class reads at call time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, fair_peer_description, fair_peer_envs,  # noqa: E402
-                  fastest, fmt, median_seconds, peer_base_env)
+from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, fair_peer_description, fmt,  # noqa: E402
+                  median_seconds, peer_run_times)
 from modern_gqa import GroupedQueryAttention  # noqa: E402  the book's ch04 bonus classes (GQA, SWA)
 from modern_swa import MultiHeadAttentionWithSWA  # noqa: E402
 modern_recording.RECORD = False  # as the book wrote them: nothing recorded
@@ -199,10 +199,7 @@ def peer_times(fair):
     command = [sys.executable, os.path.abspath(__file__), args.build_dir, "--threads", str(args.threads),
                "--peer-only"] + [flag for flag, on in (("--quick", args.quick), ("--avx2", args.avx2),
                                                         ("--gpt", args.gpt)) if on]
-    runs = [json.loads(subprocess.run(command, env=dict(peer_base_env(), **extra), capture_output=True, text=True,
-                                      check=True).stdout)
-            for extra in (fair_peer_envs(args.threads) if fair else [{}])]
-    return fastest(runs)
+    return peer_run_times(command, args.threads, fair)
 
 
 def main():

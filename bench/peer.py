@@ -5,9 +5,11 @@ Import it after setting OPENBLAS_NUM_THREADS and the like: torch is imported by 
 functions that need it, after the caller has set what OpenBLAS reads at load time.
 """
 import ctypes
+import json
 import os
 import re
 import statistics
+import subprocess
 import time
 
 # glibc keeps freed memory mapped and reuses it: no large block goes back to the kernel.
@@ -33,8 +35,12 @@ def peer_base_env():
     return {k: v for k, v in os.environ.items() if k not in FAIR_PEER_ENV and k not in SLEEPING_THREADS}
 
 
-def fastest(runs):
-    """Each workload's smallest time over the fair peer's runs ({name: seconds} each)."""
+def peer_run_times(command, threads, fair=True):
+    """The peer's times, {name: seconds}, printed as JSON by `command` in child processes:
+    the fair peer (each workload's fastest over fair_peer_envs), or as usually run."""
+    runs = [json.loads(subprocess.run(command, env=dict(peer_base_env(), **extra), capture_output=True, text=True,
+                                      check=True).stdout)
+            for extra in (fair_peer_envs(threads) if fair else [{}])]
     return {name: min(run[name] for run in runs) for name in runs[0]}
 
 
