@@ -22,7 +22,12 @@ void keep_freed_memory_mapped() {
     // embedding) came back as fresh pages each time with 32 MB (74 ms of faults per
     // allocation, 4 ms reused). A glibc that refuses it keeps 32 MB.
     if (mallopt(M_MMAP_THRESHOLD, 1 << 30) == 0) mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);         // never trim the heap's free top below 1 GB
+    // Never trim the heap's free top on free (-1: mallopt(3)). It was 1 GB: a run of GPT-2
+    // small at T = 1024 holds 1.1 GB, freeing it passed the threshold, glibc gave the
+    // heap's top back (brk) and the next forward faulted it in again (20% of its time in the kernel: 2031-2045 -> 1686-1703 ms
+    // as the app runs, one thread, 2026-11-28). The app hands memory back itself once idle
+    // (return_freed_memory).
+    mallopt(M_TRIM_THRESHOLD, -1);
     mallopt(M_ARENA_MAX, 1);  // OpenMP threads allocate too: one heap, so all of it is reused
 }
 #else
