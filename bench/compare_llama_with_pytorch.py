@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -44,8 +43,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "golden"))
-from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, fair_peer_description, fmt,  # noqa: E402
-                  median_seconds, peer_run_times)
+from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, engine_run, fair_peer_description,  # noqa: E402
+                  fmt, median_seconds, peer_run_times)
 from gpt2_safetensors import read_safetensors, write_safetensors  # noqa: E402
 from llama_family import LlamaFamily  # noqa: E402
 
@@ -102,15 +101,12 @@ def pytorch_times(name, folder):
 def engine_times(folder):
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), ATTNSCOPE_LLAMA_BENCH=folder)
     sizes = "|".join(str(T) for T in MODELS[os.path.basename(folder)][1])
-    # 6 s: a 1B-shaped forward takes seconds, and the first one faults the file in
-    command = [os.path.join(args.build_dir, "llama_bench"), "--benchmark_format=json", "--benchmark_min_time=6",
-               f"--benchmark_filter=BM_Llama(Forward|CachedToken)/({sizes})/"]
-    report = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
-    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    command = [os.path.join(args.build_dir, "llama_bench"), f"--benchmark_filter=BM_Llama(Forward|CachedToken)/({sizes})/"]
+    # the warm-up faults the file in; a 1B-shaped forward takes seconds
+    times, runs, context = engine_run(command, env, min_time=2)
     # "64": the forward's (seconds, peak RSS); "cached 64": one more token after 64
-    return {("cached " if "Cached" in b["name"] else "") + b["name"].split("/")[1]:
-            (b["real_time"] * unit[b["time_unit"]], b["peak_rss_mb"]) for b in report["benchmarks"]}, \
-        report["context"].get("blas", "?")
+    return {("cached " if "Cached" in name else "") + name.split("/")[1]: (seconds, runs[name]["peak_rss_mb"])
+            for name, seconds in times.items()}, context.get("blas", "?")
 
 
 def main():

@@ -44,7 +44,6 @@ Haswell, ATEN_CPU_CAPABILITY=avx2): what an AVX2 machine without AVX-512 runs.
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -71,8 +70,8 @@ from book_gpt import GPTModel, MultiHeadAttention  # noqa: E402  the book's clas
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden"))
 import modern_recording  # noqa: E402  the switch every copied ch04 class reads at call time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, fair_peer_description, fmt,  # noqa: E402
-                  median_seconds, peer_run_times)
+from peer import (OPTIMISED_BLAS, blas_in_use, cpu_description, engine_run, fair_peer_description,  # noqa: E402
+                  fmt, median_seconds, peer_run_times)
 from modern_gqa import GroupedQueryAttention  # noqa: E402  the book's ch04 bonus classes (GQA, SWA)
 from modern_swa import MultiHeadAttentionWithSWA  # noqa: E402
 modern_recording.RECORD = False  # as the book wrote them: nothing recorded
@@ -164,17 +163,13 @@ def limit_seconds(T, d=768, heads=12, kv_groups=None, window=None):
 
 
 def engine_times(build_dir, threads, program="attention_bench", only=None):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    command = [os.path.join(build_dir, program), "--benchmark_format=json", "--benchmark_min_time=1"]
+    command = [os.path.join(build_dir, program)]
     if only:
         command.append(f"--benchmark_filter={only}")
     elif args.quick:
         command.append("--benchmark_filter=-/(4096|8192)/")
-    result = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    report = json.loads(result.stdout)
-    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    times = {b["name"]: b["real_time"] * unit[b["time_unit"]] for b in report["benchmarks"]}
-    return times, report["context"].get("blas", "?")
+    times, _, context = engine_run(command, dict(os.environ, OMP_NUM_THREADS=str(threads)))
+    return times, context.get("blas", "?")
 
 
 def print_gpt_rows(engine, peer, usual):
@@ -234,7 +229,7 @@ def main():
         rows.append((f"BM_MultiHead768/{T}/real_time", f"BM_MultiHead768/{T}/real_time",
                      f"mha T={T} d=768 12 heads", limit))
         rows.append((f"BM_MultiHead768Output/{T}/real_time", f"BM_MultiHead768/{T}/real_time",
-                     f"  the same, output only", limit))
+                     "  the same, output only", limit))
     for T in (256, 1024):
         rows.append((f"BM_Gqa768/{T}/real_time", f"BM_Gqa768/{T}/real_time", f"gqa T={T} 12 heads 4 groups",
                      limit_seconds(T, kv_groups=4)))

@@ -52,6 +52,22 @@ def fair_peer_description(threads):
     return text
 
 
+def engine_run(command, env, min_time=1.0):
+    """Runs a Google Benchmark program of attnscope's (`command`: its path and filter) as
+    median_seconds times the peer: warmed up first, then the median of three repetitions
+    of at least min_time seconds each. Without the warm-up a forward of a second or more
+    was timed once, cold (GPT-2 small at T = 1024 faulted in its 1.1 GB while the peer's
+    fastest warm run was kept). Returns ({run name: seconds}, {run name: counters}, the
+    report's context)."""
+    flags = ["--benchmark_format=json", f"--benchmark_min_time={min_time}", "--benchmark_min_warmup_time=0.1",
+             "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"]
+    report = json.loads(subprocess.run(command + flags, env=env, capture_output=True, text=True, check=True).stdout)
+    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    medians = [b for b in report["benchmarks"] if b.get("aggregate_name") == "median"]
+    return ({b["run_name"]: b["real_time"] * unit[b["time_unit"]] for b in medians},
+            {b["run_name"]: b for b in medians}, report["context"])
+
+
 OPTIMISED_BLAS = re.compile(r"openblas|mkl|blis", re.IGNORECASE)
 
 
