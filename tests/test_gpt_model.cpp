@@ -204,13 +204,29 @@ TEST_CASE("the logits of the shown positions only: those rows of the whole produ
     const attn::GptTrace shown = attn::gpt_forward(model, ids, keep, {7, 39});
     REQUIRE(shown.logits.rows() == 2);
     CHECK(shown.logit_rows == std::vector<Eigen::Index>{7, 39});
-    // The same blocks bit for bit; each logit one dot product over emb_dim, so the rows
-    // agree with the whole product's to float rounding (another product shape).
-    CHECK((shown.final_normed.array() == all.final_normed.array()).all());
+    // The same blocks bit for bit up to the last one's MLP, which runs on the shown rows
+    // only; each of its outputs and each logit is one dot product, so they agree with the
+    // whole products' to float rounding (another product shape).
+    CHECK_FALSE(all.last_rows_only);
+    CHECK(shown.last_rows_only);
+    CHECK((shown.blocks[0].outputs.array() == all.blocks[0].outputs.array()).all());
+    CHECK((shown.blocks[1].residual1.array() == all.blocks[1].residual1.array()).all());
+    REQUIRE(shown.blocks[1].outputs.rows() == 2);
+    REQUIRE(shown.final_normed.rows() == 2);
+    const std::vector<Eigen::Index> rows{7, 39};
+    const attn::Matrix all_outputs = all.blocks[1].outputs(rows, Eigen::all), all_normed = all.final_normed(rows, Eigen::all);
+    CHECK((shown.blocks[1].outputs - all_outputs).cwiseAbs().maxCoeff() <= 1e-6f * all_outputs.cwiseAbs().maxCoeff());
+    CHECK((shown.final_normed - all_normed).cwiseAbs().maxCoeff() <= 1e-5f * all_normed.cwiseAbs().maxCoeff());
+    // Another position's final LayerNorm: that row's MLP and norm, computed when asked.
+    const float norm_scale = all.final_normed.cwiseAbs().maxCoeff();
+    CHECK((attn::final_normed_at(model, shown, 20) - all.final_normed.row(20)).cwiseAbs().maxCoeff() <= 1e-5f * norm_scale);
+    CHECK((attn::final_normed_at(model, all, 20).array() == all.final_normed.row(20).array()).all());
+    CHECK((attn::final_normed_at(model, shown, 39).array() == shown.final_normed.row(1).array()).all());
+    CHECK_THROWS(attn::final_normed_at(model, shown, 40));
     const float scale = all.logits.cwiseAbs().maxCoeff();
     CHECK((shown.logits.row(0) - all.logits.row(7)).cwiseAbs().maxCoeff() <= 1e-6f * scale);
     CHECK((shown.logits.row(1) - all.logits.row(39)).cwiseAbs().maxCoeff() <= 1e-6f * scale);
-    // logits_at: a computed row as it is, another from final_normed.
+    // logits_at: a computed row as it is, another from final_normed_at.
     CHECK((attn::logits_at(model, shown, 39).array() == shown.logits.row(1).array()).all());
     CHECK((attn::logits_at(model, shown, 20) - all.logits.row(20)).cwiseAbs().maxCoeff() <= 1e-6f * scale);
     CHECK_THROWS(attn::logits_at(model, shown, 40));

@@ -41,15 +41,23 @@ void check_ids(const GptConfig& cfg, const std::vector<int64_t>& ids) {
     for (const int64_t id : ids) check_token_id(cfg, id);
 }
 
-BlockTrace block_forward(const GptBlock& b, const Matrix& inputs, const KeptStages& keep) {
+// The block's second half on `residual1` (rows x d): normed2, ff_hidden, outputs.
+void mlp_forward(const GptBlock& b, const Matrix& residual1, BlockTrace& t) {
+    t.normed2 = layer_norm(residual1, b.norm2);
+    t.ff_hidden = gelu(b.ff_in.forward(t.normed2));                            // rows x 4d
+    t.outputs = residual1 + b.ff_out.forward(t.ff_hidden);                     // rows x d
+}
+
+// `mlp_rows`: the positions the MLP half runs on (empty: all T).
+BlockTrace block_forward(const GptBlock& b, const Matrix& inputs, const KeptStages& keep,
+                         const std::vector<Eigen::Index>& mlp_rows = {}) {
     BlockTrace t;
     t.inputs = inputs;
     t.normed1 = layer_norm(inputs, b.norm1);
     t.attention = forward(b.attention, t.normed1, nullptr, keep);
     t.residual1 = inputs + t.attention.output[0];                             // shortcut
-    t.normed2 = layer_norm(t.residual1, b.norm2);
-    t.ff_hidden = gelu(b.ff_in.forward(t.normed2));                            // T x 4d
-    t.outputs = t.residual1 + b.ff_out.forward(t.ff_hidden);                   // T x d
+    if (mlp_rows.empty()) mlp_forward(b, t.residual1, t);
+    else mlp_forward(b, t.residual1(mlp_rows, Eigen::all), t);                 // rows x d
     return t;
 }
 
@@ -78,8 +86,8 @@ GptForward::GptForward(const GptModel& model, std::vector<int64_t> ids, std::vec
     const auto T = static_cast<Eigen::Index>(trace_.ids.size());
     for (const Eigen::Index r : logit_rows)
         if (r < 0 || r >= T) throw std::logic_error("gpt_forward: a logit row past the text");
-    all_rows_ = logit_rows.empty();
-    if (all_rows_)
+    trace_.last_rows_only = !logit_rows.empty();
+    if (logit_rows.empty())
         for (Eigen::Index i = 0; i < T; ++i) logit_rows.push_back(i);
     trace_.logit_rows = std::move(logit_rows);
     const auto R = static_cast<Eigen::Index>(trace_.logit_rows.size());
@@ -102,27 +110,27 @@ void GptForward::step() {
     const auto blocks = static_cast<int>(keep_.size());
     if (done_ < blocks) {
         const Matrix& x = trace_.blocks.empty() ? trace_.embeddings : trace_.blocks.back().outputs;
-        trace_.blocks.push_back(block_forward(model.blocks[static_cast<size_t>(done_)], x, keep_[static_cast<size_t>(done_)]));
+        const bool last = done_ == blocks - 1;
+        trace_.blocks.push_back(block_forward(model.blocks[static_cast<size_t>(done_)], x, keep_[static_cast<size_t>(done_)],
+                                              last && trace_.last_rows_only ? trace_.logit_rows : std::vector<Eigen::Index>{}));
         ++done_;
         return;
     }
     const auto R = static_cast<Eigen::Index>(trace_.logit_rows.size());
     const Eigen::Index V = model.cfg.vocab_size;
     const int part = done_ - blocks, r = part / col_parts_, c = part % col_parts_;
-    if (part == 0) {
-        trace_.final_normed = layer_norm(blocks ? trace_.blocks.back().outputs : trace_.embeddings, model.final_norm);
-        if (!all_rows_) {  // the positions shown: R x emb_dim
-            logit_inputs_.resize(R, trace_.final_normed.cols());
-            for (Eigen::Index i = 0; i < R; ++i) logit_inputs_.row(i) = trace_.final_normed.row(trace_.logit_rows[i]);
-        }
+    if (part == 0) {  // final_normed: R x emb_dim, R = T or the rows of the positions shown
+        if (blocks) trace_.final_normed = layer_norm(trace_.blocks.back().outputs, model.final_norm);
+        else if (trace_.last_rows_only) trace_.final_normed = layer_norm(trace_.embeddings(trace_.logit_rows, Eigen::all), model.final_norm);
+        else trace_.final_normed = layer_norm(trace_.embeddings, model.final_norm);
         if (row_parts_ == 1 && col_parts_ == 1) {  // one product, R x vocab
-            trace_.logits = output_logits(model, all_rows_ ? trace_.final_normed : logit_inputs_);
+            trace_.logits = output_logits(model, trace_.final_normed);
             done_ = steps();
             return;
         }
         trace_.logits.resize(R, V);
     }
-    const Matrix& inputs = all_rows_ ? trace_.final_normed : logit_inputs_;
+    const Matrix& inputs = trace_.final_normed;
     const Eigen::Index r0 = R * r / row_parts_, rows = R * (r + 1) / row_parts_ - r0;
     const Eigen::Index c0 = V * c / col_parts_, cols = V * (c + 1) / col_parts_ - c0;
     const auto x = inputs.middleRows(r0, rows);
@@ -132,13 +140,24 @@ void GptForward::step() {
     ++done_;
 }
 
+RowVector final_normed_at(const GptModel& model, const GptTrace& trace, Eigen::Index position) {
+    if (position < 0 || position >= static_cast<Eigen::Index>(trace.ids.size()))
+        throw std::logic_error("final_normed_at: position " + std::to_string(position) + " is not in the trace");
+    if (!trace.last_rows_only) return trace.final_normed.row(position);
+    const auto& rows = trace.logit_rows;
+    const auto at = std::find(rows.begin(), rows.end(), position);
+    if (at != rows.end()) return trace.final_normed.row(at - rows.begin());
+    if (trace.blocks.empty()) return layer_norm(trace.embeddings.row(position), model.final_norm);
+    BlockTrace row;  // the last block's MLP half on that position: 1 x d
+    mlp_forward(model.blocks.back(), trace.blocks.back().residual1.row(position), row);
+    return layer_norm(row.outputs, model.final_norm);
+}
+
 RowVector logits_at(const GptModel& model, const GptTrace& trace, Eigen::Index position) {
     const auto& rows = trace.logit_rows;
     const auto at = std::find(rows.begin(), rows.end(), position);
     if (at != rows.end()) return trace.logits.row(at - rows.begin());
-    if (position < 0 || position >= trace.final_normed.rows())
-        throw std::logic_error("logits_at: position " + std::to_string(position) + " is not in the trace");
-    return output_logits(model, trace.final_normed.row(position));  // 1 x vocab_size
+    return output_logits(model, final_normed_at(model, trace, position));  // 1 x vocab_size
 }
 
 std::vector<int64_t> generate(const GptModel& model, std::vector<int64_t> ids, int max_new_tokens,

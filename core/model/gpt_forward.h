@@ -10,7 +10,8 @@
 
 namespace attn {
 
-// One transformer block's activations, T rows each.
+// One transformer block's activations, T rows each (the last block's MLP half: see
+// GptTrace::last_rows_only).
 struct BlockTrace {
     Matrix inputs;      // the residual stream entering the block
     Matrix normed1;     // norm1(inputs): what the attention heads read
@@ -25,17 +26,25 @@ struct GptTrace {
     std::vector<int64_t> ids;
     Matrix embeddings;  // tok_emb[ids] + pos_emb[0..T): the first block's inputs
     std::vector<BlockTrace> blocks;
-    Matrix final_normed;
+    Matrix final_normed;  // final_norm(the last block's outputs)
     // One row of vocab_size for each position in logit_rows, in that order: every
     // position's unless the forward was asked for fewer (a front end shows the next
     // tokens of one or two positions; all T rows are GPT-2 small's largest product).
     Matrix logits;
     std::vector<Eigen::Index> logit_rows;
+    // When the forward was asked for fewer logits, only they need the last block's MLP:
+    // its normed2, ff_hidden and outputs and final_normed then hold the rows of
+    // logit_rows' positions, in that order (GPT-2 small's last MLP is 5% of its forward).
+    // Another position's come from its residual1 row (final_normed_at).
+    bool last_rows_only = false;
 };
 
+// final_normed's row for `position`: the trace's, or the last block's MLP and the final
+// LayerNorm on that position's residual1 row when the forward ran them on fewer rows
+// (the same numbers, to float rounding: a one-row product may take another kernel).
+RowVector final_normed_at(const GptModel& model, const GptTrace& trace, Eigen::Index position);
 // The logits after `position`: the trace's row when the forward computed it, else the
-// output head's product on that row of final_normed (the same numbers, to float
-// rounding: a one-row product may take another kernel).
+// output head's product on final_normed_at(position) (to float rounding, as there).
 RowVector logits_at(const GptModel& model, const GptTrace& trace, Eigen::Index position);
 
 // LayerNorm as the book writes it: mean and biased variance over each row, eps 1e-5.
@@ -87,8 +96,6 @@ private:
     const GptModel* model_;
     std::vector<KeptStages> keep_;
     GptTrace trace_;
-    bool all_rows_ = true;  // every position's logits (else logit_inputs_: final_normed's rows at logit_rows)
-    Matrix logit_inputs_;
     int row_parts_ = 1, col_parts_ = 1;
     int done_ = 0;
 };

@@ -302,7 +302,7 @@ std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional
 
 std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at) {
     if (!previous.trace) return std::nullopt;
-    const Eigen::Index T = previous.trace->final_normed.rows();
+    const auto T = static_cast<Eigen::Index>(previous.trace->ids.size());
     const Eigen::Index position = next_at ? *next_at : T - 1;
     if (previous.extended || T != static_cast<Eigen::Index>(previous.tokens.ids.size()) || position < 0 || position >= T)
         return std::nullopt;
