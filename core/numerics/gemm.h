@@ -4,7 +4,7 @@
 // package, built without -march=native) multiplies as fast as a build for this machine.
 // Eigen's own products, compiled for plain x86-64, use SSE2 only: several times slower.
 //
-// OpenBLAS runs single-threaded here; the engine splits the work itself (rows of a
+// OpenBLAS runs single-threaded here; the engine splits the work itself (rows or columns of a
 // product, or heads) over OpenMP's threads, so that one setting (OMP_NUM_THREADS)
 // controls all threads and a product computed in a thread never starts threads of its own.
 #include <string>
@@ -27,9 +27,10 @@ enum class Transpose { No, Yes };
 constexpr double kEstimatedFlopsPerSecond = 20e9;
 
 // c = alpha * op(a) @ op(b) + beta * c, op(x) = x or x^T; c must already have its shape.
-// Outside a parallel region, a product large enough is split by rows of c over the
-// OpenMP threads: each element is still one BLAS dot product in the same order, so the
-// result does not depend on the number of threads.
+// Outside a parallel region, a product large enough is split over the OpenMP threads, by
+// rows of c, or by its columns when it has at most 128 rows and more columns (so that each
+// thread packs a part of the wide operand, not all of it): each element is still one BLAS
+// dot product over k, equal to the unsplit product's to rounding (tests/test_gemm.cpp).
 void gemm(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb, float beta,
           MatrixView c);
 

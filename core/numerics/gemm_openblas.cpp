@@ -25,16 +25,18 @@ void blas_single_threaded() {
 // (Unused in a build without OpenMP, the ThreadSanitizer one.)
 [[maybe_unused]] bool worth_splitting(Eigen::Index m, Eigen::Index n, Eigen::Index k) { return m >= 32 && m * n * k >= (1 << 21); }
 
-void gemm_rows(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb,
-               float beta, MatrixView& c, Eigen::Index row0, Eigen::Index rows) {
+// The block of c at rows row0.., columns n0..: those rows of op(a) (rows of a, or columns
+// of a when it is transposed) times those columns of op(b) (columns of b, or its rows).
+void gemm_block(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb,
+                float beta, MatrixView& c, Eigen::Index row0, Eigen::Index rows, Eigen::Index n0, Eigen::Index cols) {
     const bool at = ta == Transpose::Yes, bt = tb == Transpose::Yes;
     const Eigen::Index k = at ? a.rows() : a.cols();
-    // Rows row0.. of op(a): rows of a, or columns of a when it is transposed.
     const float* a0 = at ? a.data() + row0 : a.data() + row0 * a.outerStride();
+    const float* b0 = bt ? b.data() + n0 * b.outerStride() : b.data() + n0;
     cblas_sgemm(CblasRowMajor, at ? CblasTrans : CblasNoTrans, bt ? CblasTrans : CblasNoTrans,
-                static_cast<blasint>(rows), static_cast<blasint>(c.cols()), static_cast<blasint>(k), alpha, a0,
-                static_cast<blasint>(a.outerStride()), b.data(), static_cast<blasint>(b.outerStride()), beta,
-                c.data() + row0 * c.outerStride(), static_cast<blasint>(c.outerStride()));
+                static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k), alpha, a0,
+                static_cast<blasint>(a.outerStride()), b0, static_cast<blasint>(b.outerStride()), beta,
+                c.data() + row0 * c.outerStride() + n0, static_cast<blasint>(c.outerStride()));
 }
 
 // One row of c: op(b)'s columns times the row of a, as a matrix-vector product (sgemm
@@ -47,18 +49,6 @@ void gemv_columns(float alpha, const float* a_row, const ConstMatrixView& b, Tra
     else  // b is k x n: c = b^T a
         cblas_sgemv(CblasRowMajor, CblasTrans, static_cast<blasint>(b.rows()), static_cast<blasint>(cols), alpha,
                     b.data() + n0, static_cast<blasint>(b.outerStride()), a_row, 1, beta, c_row + n0, 1);
-}
-
-// Columns n0.. of c: op(a) times those columns of op(b) (the rows of b when it is transposed).
-void gemm_columns(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMatrixView& b, Transpose tb,
-                  float beta, MatrixView& c, Eigen::Index n0, Eigen::Index cols) {
-    const bool at = ta == Transpose::Yes, bt = tb == Transpose::Yes;
-    const Eigen::Index k = at ? a.rows() : a.cols();
-    const float* b0 = bt ? b.data() + n0 * b.outerStride() : b.data() + n0;
-    cblas_sgemm(CblasRowMajor, at ? CblasTrans : CblasNoTrans, bt ? CblasTrans : CblasNoTrans,
-                static_cast<blasint>(c.rows()), static_cast<blasint>(cols), static_cast<blasint>(k), alpha, a.data(),
-                static_cast<blasint>(a.outerStride()), b0, static_cast<blasint>(b.outerStride()), beta, c.data() + n0,
-                static_cast<blasint>(c.outerStride()));
 }
 
 }  // namespace
@@ -91,7 +81,7 @@ void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const
     if (!omp_in_parallel() && worth_splitting(m, n, k)) threads = std::min<int>(omp_get_max_threads(), static_cast<int>(m / 16));
 #endif
     if (threads <= 1) {
-        gemm_rows(alpha, a, ta, b, tb, beta, c, 0, m);
+        gemm_block(alpha, a, ta, b, tb, beta, c, 0, m, 0, n);
         return;
     }
     // Each thread packs the operand it shares in full: with a few rows against a wider
@@ -99,18 +89,16 @@ void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const
     // multiples of 16 (OpenBLAS's kernels' tile). Two threads, T = 64: SmolLM2-135M's
     // shape 147 -> 118 ms, GPT-2 small's 100 -> 88 ms. At 256 rows the row split was
     // 4-6% faster for the seed documents' MHA (6.56-7.01 vs 6.86-6.98 ms, alternated).
-    if (m <= 128 && m < n) {
-#pragma omp parallel for schedule(static) num_threads(threads)
-        for (int t = 0; t < threads; ++t) {
-            const Eigen::Index n0 = n * t / threads / 16 * 16, n1 = t + 1 == threads ? n : n * (t + 1) / threads / 16 * 16;
-            gemm_columns(alpha, a, ta, b, tb, beta, c, n0, n1 - n0);
-        }
-        return;
-    }
+    const bool by_columns = m <= 128 && m < n;
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (int t = 0; t < threads; ++t) {
-        const Eigen::Index row0 = m * t / threads, row1 = m * (t + 1) / threads;
-        gemm_rows(alpha, a, ta, b, tb, beta, c, row0, row1 - row0);
+        if (by_columns) {
+            const Eigen::Index n0 = n * t / threads / 16 * 16, n1 = t + 1 == threads ? n : n * (t + 1) / threads / 16 * 16;
+            gemm_block(alpha, a, ta, b, tb, beta, c, 0, m, n0, n1 - n0);
+        } else {
+            const Eigen::Index row0 = m * t / threads, row1 = m * (t + 1) / threads;
+            gemm_block(alpha, a, ta, b, tb, beta, c, row0, row1 - row0, 0, n);
+        }
     }
 }
 
