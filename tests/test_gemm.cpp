@@ -64,3 +64,26 @@ TEST_CASE("gemm: op(a) op(b) for every transpose, split by rows, by columns or n
     omp_set_num_threads(threads_before);
 #endif
 }
+
+TEST_CASE("linear_product: x @ op(w) + bias in every row, as nn.Linear's addmm", "[gemm]") {
+    // 200 x 1400: large enough that the rows of bias are written over the threads; 3 x 40:
+    // by one thread; 1 row: the matrix-vector product. Without a bias: the plain
+    // product, bit for bit.
+    for (const auto& [m, n, k] : {std::tuple<Eigen::Index, Eigen::Index, Eigen::Index>{200, 1400, 96}, {3, 40, 24}, {1, 40, 24}}) {
+        for (const bool tw : {false, true}) {
+            const attn::Matrix x = filled(m, k, 4);
+            const attn::Matrix w = tw ? filled(n, k, 5) : filled(k, n, 5);
+            const attn::RowVector bias = filled(1, n, 6);
+            const attn::Transpose t = tw ? attn::Transpose::Yes : attn::Transpose::No;
+            INFO(m << " x " << n << " x " << k << ", w" << (tw ? "^T" : ""));
+            const attn::Matrix with_bias = attn::linear_product(x, w, t, bias);
+            REQUIRE(with_bias.rows() == m);
+            REQUIRE(with_bias.cols() == n);
+            // c0 = the bias in every row, beta = 1: what the result must be.
+            const attn::Matrix rows_of_bias = bias.replicate(m, 1);
+            CHECK(relative_error(x, false, w, tw, 1.0f, 1.0f, rows_of_bias, with_bias) <= 1e-6);
+            const attn::Matrix without = attn::linear_product(x, w, t, std::nullopt);
+            CHECK(without == (tw ? attn::matmul_transposed(x, w) : attn::matmul(x, w)));
+        }
+    }
+}

@@ -60,9 +60,7 @@ void check_inputs(const AttentionModule& m, const Matrix& x, const Matrix* x2) {
 }  // namespace
 
 Matrix project(const Matrix& x, const Matrix& W, const std::optional<RowVector>& b) {
-    Matrix y = matmul(x, W);  // (T x d_in) @ (d_in x d) -> T x d
-    if (b) y.rowwise() += *b;
-    return y;
+    return linear_product(x, W, Transpose::No, b);  // (T x d_in) @ (d_in x d) -> T x d
 }
 
 Matrix causal_mask(int rows, int cols) { return attention_mask(rows, cols, /*causal=*/true, /*window=*/0); }

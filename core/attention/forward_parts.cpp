@@ -66,8 +66,8 @@ void combine_heads(Trace& t, const AttentionConfig& cfg, std::vector<std::vector
         const Stage* W_out = t.model.find("W_out");
         const Stage* b_out = t.model.find("b_out");
         if (W_out) {
-            Matrix out = matmul(concat, W_out->value);  // (T x d_out) @ (d_out x d_out)
-            if (b_out) out.rowwise() += b_out->value.row(0);
+            const std::optional<RowVector> bias = b_out ? std::optional<RowVector>(b_out->value.row(0)) : std::nullopt;
+            Matrix out = linear_product(concat, W_out->value, Transpose::No, bias);  // (T x d_out) @ (d_out x d_out)
             if (b == 0) t.model.set("concat", std::move(concat));
             t.output[b] = std::move(out);
         } else {

@@ -27,9 +27,7 @@ Matrix silu(const Matrix& x) {
 }
 
 Matrix linear(const Matrix& x, const Matrix& weight, const std::optional<RowVector>& bias) {
-    Matrix out = matmul_transposed(x, weight);  // (T x in) @ (in x out) -> T x out
-    if (bias) out.rowwise() += *bias;
-    return out;
+    return linear_product(x, weight, Transpose::Yes, bias);  // (T x in) @ (out x in)^T -> T x out
 }
 
 Matrix norm_slices(const Matrix& all, int n, int hd, const RowVector& weight, double eps) {

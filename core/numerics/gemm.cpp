@@ -34,6 +34,21 @@ Matrix matmul_transposed(const ConstMatrixView& a, const ConstMatrixView& b) {
     return c;
 }
 
+Matrix linear_product(const ConstMatrixView& x, const ConstMatrixView& w, Transpose tw, const std::optional<RowVector>& bias) {
+    const Eigen::Index m = x.rows(), n = tw == Transpose::Yes ? w.rows() : w.cols();
+    Matrix c(m, n);  // (m x k) @ (k x n) -> m x n
+    if (!bias) {
+        gemm(1.0f, x, Transpose::No, w, tw, 0.0f, c);
+        return c;
+    }
+    eigen_assert(bias->size() == n);
+    // A pass over all of c: in parts over the threads when it is large (a layer's T x 4d).
+#pragma omp parallel for schedule(static) if (m * n >= (1 << 18))
+    for (Eigen::Index i = 0; i < m; ++i) c.row(i) = *bias;
+    gemm(1.0f, x, Transpose::No, w, tw, 1.0f, c);
+    return c;
+}
+
 int engine_threads() {
 #ifdef _OPENMP
     return omp_get_max_threads();

@@ -7,6 +7,7 @@
 // OpenBLAS runs single-threaded here; the engine splits the work itself (rows or columns of a
 // product, or heads) over OpenMP's threads, so that one setting (OMP_NUM_THREADS)
 // controls all threads and a product computed in a thread never starts threads of its own.
+#include <optional>
 #include <string>
 
 #include "numerics/tensor.h"
@@ -45,6 +46,11 @@ void multiply(float alpha, const ConstMatrixView& a, Transpose ta, const ConstMa
 Matrix matmul(const ConstMatrixView& a, const ConstMatrixView& b);
 // a @ b^T: (m x k) @ (n x k)^T -> m x n, as queries @ keys.transpose()
 Matrix matmul_transposed(const ConstMatrixView& a, const ConstMatrixView& b);
+
+// x @ op(w) + bias in every row (bias 1 x n, or none): nn.Linear, as torch's addmm computes
+// it: every row of the result starts as the bias and the product is added to it (beta = 1),
+// rather than the product written and the bias added in a pass of its own.
+Matrix linear_product(const ConstMatrixView& x, const ConstMatrixView& w, Transpose tw, const std::optional<RowVector>& bias);
 
 // The threads the engine's loops use (OMP_NUM_THREADS; 1 without OpenMP).
 int engine_threads();

@@ -19,7 +19,7 @@ void product(float alpha, const A& a, const B& b, float beta, MatrixView& c) {
     if (beta == 0.0f) {
         c.noalias() = alpha * a * b;
     } else {
-        c *= beta;
+        if (beta != 1.0f) c *= beta;
         c.noalias() += alpha * a * b;
     }
 }

@@ -168,9 +168,7 @@ Matrix torch_normal(TorchGenerator& gen, int64_t rows, int cols) {
 }
 
 Matrix Linear::forward(const Matrix& x) const {
-    Matrix y = matmul(x, weight);  // (T x in) @ (in x out) -> T x out, through the BLAS
-    if (bias) y.rowwise() += *bias;
-    return y;
+    return linear_product(x, weight, Transpose::No, bias);  // (T x in) @ (in x out) -> T x out
 }
 
 Linear torch_linear(TorchGenerator& gen, int in, int out, bool bias) {
