@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "numerics/gelu_rows.h"
 #include "numerics/gemm.h"
 
 namespace attn {
@@ -25,20 +26,16 @@ Matrix layer_norm(const Matrix& x, const LayerNormWeights& w) {
 }
 
 Matrix gelu(const Matrix& x) {
-    const float c = std::sqrt(2.0f / static_cast<float>(M_PI));  // torch.sqrt(torch.tensor(2.0 / torch.pi))
-    // Eigen's vectorised tanh, as torch's is vectorised (a T x 3072 matrix a layer), in
-    // parts over the engine's threads (GPT-2 small at T = 1024 and two threads: the other
-    // thread waited through it, 4% of the forward). Parts of a multiple of every SIMD
-    // width, from aligned storage: every value is computed as in one pass over the whole.
+    // In parts over the engine's threads (GPT-2 small at T = 1024 and two threads: the
+    // other thread waited through it, 4% of the forward); each value as in one pass.
     Matrix out(x.rows(), x.cols());
     const Eigen::Index n = x.size();
     constexpr Eigen::Index kPart = Eigen::Index{1} << 16;
     const Eigen::Index parts = (n + kPart - 1) / kPart;
 #pragma omp parallel for schedule(static) if (parts > 1)
     for (Eigen::Index p = 0; p < parts; ++p) {
-        const Eigen::Index from = p * kPart, count = std::min(kPart, n - from);
-        const auto v = Eigen::Map<const Eigen::ArrayXf>(x.data() + from, count);
-        Eigen::Map<Eigen::ArrayXf>(out.data() + from, count) = 0.5f * v * (1.0f + (c * (v + 0.044715f * v.cube())).tanh());
+        const Eigen::Index from = p * kPart;
+        gelu_tanh(x.data() + from, out.data() + from, std::min(kPart, n - from));
     }
     return out;
 }
