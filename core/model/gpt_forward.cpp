@@ -8,6 +8,7 @@
 
 #include "numerics/gelu_rows.h"
 #include "numerics/gemm.h"
+#include "numerics/in_parts.h"
 
 namespace attn {
 
@@ -29,14 +30,8 @@ Matrix gelu(const Matrix& x) {
     // In parts over the engine's threads (GPT-2 small at T = 1024 and two threads: the
     // other thread waited through it, 4% of the forward); each value as in one pass.
     Matrix out(x.rows(), x.cols());
-    const Eigen::Index n = x.size();
-    constexpr Eigen::Index kPart = Eigen::Index{1} << 16;
-    const Eigen::Index parts = (n + kPart - 1) / kPart;
-#pragma omp parallel for schedule(static) if (parts > 1)
-    for (Eigen::Index p = 0; p < parts; ++p) {
-        const Eigen::Index from = p * kPart;
-        gelu_tanh(x.data() + from, out.data() + from, std::min(kPart, n - from));
-    }
+    in_parts(x.size(), int64_t{1} << 16,
+             [&](int64_t from, int64_t to) { gelu_tanh(x.data() + from, out.data() + from, to - from); });
     return out;
 }
 

@@ -12,6 +12,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "numerics/in_parts.h"
+
 namespace attn {
 
 namespace {
@@ -217,10 +219,7 @@ void tensor_to_floats(const unsigned char* data, const TensorEntry& entry, float
     // A Llama layer's weights are widened at every forward (llama_checkpoint.h): in parts
     // over the engine's threads, which would otherwise wait for one (a Llama-3.2-1B-shaped
     // forward of 64 tokens at two threads: 843-927 -> 772-845 ms, runs alternated).
-    constexpr int64_t kPart = int64_t{1} << 18;
-    const int64_t parts = (n + kPart - 1) / kPart;
-#pragma omp parallel for schedule(static) if (parts > 1)
-    for (int64_t p = 0; p < parts; ++p) widen(data, entry.dtype, out, p * kPart, std::min(n, (p + 1) * kPart));
+    in_parts(n, int64_t{1} << 18, [&](int64_t from, int64_t to) { widen(data, entry.dtype, out, from, to); });
 }
 
 SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
