@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Compares two attnscope trace JSON objects: the same keys both ways at every level, the
-same strings, numbers within 1e-5 absolute plus 1e-5 relative, null only where the other
-has null (a masked -inf score).
+same strings and integers, null only where the other has null (a masked -inf score), and
+every other number within kStageRelative (tests/tolerance.h, read from there; why it is
+relative to the stage is said there) of its stage's scale: the largest |number| the
+expected object holds under the same key (one head's `weights`, the whole `output`).
 
     compare_json.py EXPECTED.json ACTUAL.json      prints the differences; exit 1 if any
 
@@ -17,15 +19,32 @@ import contextlib
 import io
 import json
 import os
+import re
 import runpy
 import sys
 import traceback
 
-TOLERANCE = 1e-5
+
+def tolerance_constant(name):
+    """A constant of tests/tolerance.h, the one definition of the golden tolerances."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tolerance.h"), encoding="utf-8") as f:
+        return float(re.search(rf"constexpr double {name} = ([0-9.e+-]+);", f.read()).group(1))
 
 
-def differences(expected, actual, path="$", out=None, worst=None):
-    """Lists where the two differ (at most 10 entries); worst[0] is the largest |a - e|."""
+STAGE_RELATIVE = tolerance_constant("kStageRelative")
+
+
+def scale_of(value):
+    """The largest |number| anywhere in value (0 for none)."""
+    if is_number(value):
+        return abs(value)
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return max((scale_of(v) for v in items), default=0.0)
+
+
+def differences(expected, actual, path="$", out=None, worst=None, scale=0.0):
+    """Lists where the two differ (at most 10 entries); worst[0] is the largest
+    |a - e| / scale of its stage."""
     out = [] if out is None else out
     worst = [0.0] if worst is None else worst
     if len(out) >= 10:
@@ -37,19 +56,19 @@ def differences(expected, actual, path="$", out=None, worst=None):
             elif key not in expected:
                 out.append(f"{path}.{key}: not in the expected output")
             else:
-                differences(expected[key], actual[key], f"{path}.{key}", out, worst)
+                differences(expected[key], actual[key], f"{path}.{key}", out, worst, scale_of(expected[key]))
     elif isinstance(expected, list) and isinstance(actual, list):
         if len(expected) != len(actual):
             out.append(f"{path}: {len(actual)} elements, expected {len(expected)}")
         else:
             for i, (e, a) in enumerate(zip(expected, actual)):
-                differences(e, a, f"{path}[{i}]", out, worst)
-    elif is_number(expected) and is_number(actual):
+                differences(e, a, f"{path}[{i}]", out, worst, scale)
+    elif is_number(expected) and is_number(actual) and (isinstance(expected, float) or isinstance(actual, float)):
         delta = abs(actual - expected)
-        worst[0] = max(worst[0], delta)
-        if delta > TOLERANCE + TOLERANCE * abs(expected):
-            out.append(f"{path}: {actual!r}, expected {expected!r}")
-    elif expected != actual:  # strings, null, or a number against something else
+        worst[0] = max(worst[0], delta / scale if scale > 0 else (float("inf") if delta > 0 else 0.0))
+        if not delta <= STAGE_RELATIVE * scale:
+            out.append(f"{path}: {actual!r}, expected {expected!r} (stage scale {scale:.6g})")
+    elif expected != actual:  # strings, integers, null, or a number against something else
         out.append(f"{path}: {actual!r}, expected {expected!r}")
     return out, worst[0]
 
@@ -91,8 +110,8 @@ def compare_programs(directory):
                 print(f"      {p}")
         else:
             passed += 1
-            print(f"ok:   {name} (max deviation {worst:.2e})")
-    print(f"max deviation {overall:.2e} over every number")
+            print(f"ok:   {name} (max deviation {worst:.2e} of its stage's scale)")
+    print(f"max deviation {overall:.2e} of a stage's scale over every number")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and passed > 0 else 1
 
@@ -110,7 +129,7 @@ def main(argv):
     problems, worst = differences(*loaded)
     for p in problems:
         print(p)
-    print(f"{'differ' if problems else 'same'} (max deviation {worst:.2e})")
+    print(f"{'differ' if problems else 'same'} (max deviation {worst:.2e} of a stage's scale)")
     return 1 if problems else 0
 
 

@@ -3,7 +3,8 @@
 
 PROGRAM.out's last line is the program's JSON: token_ids, layer, head, weights,
 next_token [{id, prob}], next_token_position, generated (with --generate). Each stage
-agrees within 1e-4 of its scale (its largest absolute value in the CLI's JSON): the head's
+agrees within kModelRelative (tests/tolerance.h) of its scale (its largest absolute value
+in the CLI's JSON): the head's
 weights against layers[layer]["heads"][head]["weights"], the next tokens' probabilities
 rank by rank (the ids too, unless two probabilities are that close: a tie may come in
 either order). The token ids, the next tokens' position and the generated ids agree
@@ -12,7 +13,9 @@ exactly. Prints one line: what was compared, or what differs (exit 1).
 import json
 import sys
 
-TOLERANCE = 1e-4
+from compare_json import tolerance_constant
+
+TOLERANCE = tolerance_constant("kModelRelative")
 
 
 def main(cli_path, program_path):

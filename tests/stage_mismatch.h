@@ -1,10 +1,8 @@
 #pragma once
 // One comparison of an engine matrix with torch's, for the golden tests of models: the
 // first element off by more than `relative` of the stage's scale (the largest |value|
-// torch gives for it), described with its indices; empty if none. Sums of hundreds of
-// products taken in another order differ by rounding relative to their largest terms,
-// not to one small element. A null in torch's data is -inf (a masked score), which
-// ours must equal exactly.
+// torch gives for it; why: tolerance.h), described with its indices; empty if none. A
+// null in torch's data is -inf (a masked score), which ours must equal exactly.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -14,11 +12,12 @@
 
 #include "model/next_token.h"
 #include "numerics/tensor.h"
+#include "tolerance.h"
 
 namespace attn::test {
 
 inline std::string mismatch(const std::string& stage, const Matrix& ours, const nlohmann::json& torch,
-                            double relative = 1e-4) {
+                            double relative = kModelRelative) {
     std::ostringstream why;
     if (ours.rows() != static_cast<Eigen::Index>(torch.size()) || torch.empty() ||
         ours.cols() != static_cast<Eigen::Index>(torch[0].size())) {
@@ -45,11 +44,12 @@ inline std::string mismatch(const std::string& stage, const Matrix& ours, const 
 }
 
 // The first of the k most probable next tokens that differs from torch's [{id, prob}]
-// (ids exactly, probabilities within 1e-4 of the most probable's), described; empty if none.
+// (ids exactly, probabilities within kModelRelative of the most probable's), described;
+// empty if none.
 inline std::string next_token_mismatch(const RowVector& logits, const nlohmann::json& torch) {
     const auto top = top_next_tokens(logits, static_cast<int>(torch.size()));
     if (top.size() != torch.size()) return "top " + std::to_string(top.size()) + " tokens, torch " + std::to_string(torch.size());
-    const double tolerance = 1e-4 * torch[0].at("prob").get<double>();
+    const double tolerance = kModelRelative * torch[0].at("prob").get<double>();
     for (size_t i = 0; i < top.size(); ++i) {
         const int64_t id = torch[i].at("id");
         const double prob = torch[i].at("prob");
