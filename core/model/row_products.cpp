@@ -41,12 +41,16 @@ float dot(const float* x, const unsigned char* w, int64_t n) {
     return total + tail;
 }
 
-ATTN_VECTOR_CLONES("avx512f", "avx2", "default") void rows_bf16(const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y) {
+ATTN_VECTOR_BODY void rows_bf16_body(const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y) {
     for (int64_t j = 0; j < rows; ++j) y[j] = dot<bf16_at>(x, w + 2 * j * cols, cols);
 }
-ATTN_VECTOR_CLONES("avx512f", "avx2", "default") void rows_f32(const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y) {
+ATTN_VECTOR_COPIES3(void, rows_bf16, (const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y),
+                    (x, w, rows, cols, y))
+ATTN_VECTOR_BODY void rows_f32_body(const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y) {
     for (int64_t j = 0; j < rows; ++j) y[j] = dot<f32_at>(x, w + 4 * j * cols, cols);
 }
+ATTN_VECTOR_COPIES3(void, rows_f32, (const float* x, const unsigned char* w, int64_t rows, int64_t cols, float* y),
+                    (x, w, rows, cols, y))
 
 }  // namespace
 

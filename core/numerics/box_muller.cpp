@@ -1,5 +1,5 @@
 // The Box-Muller transform in plain float loops that GCC vectorises at the CPU's width
-// (an AVX2 copy is picked at start-up: vector_clones.h). It was Eigen's log, sin and cos,
+// (an AVX2 copy runs where the CPU has it: vector_clones.h). It was Eigen's log, sin and cos,
 // compiled for the portable build's SSE2 and each with its own range reduction: 57% of
 // building nn.Embedding(50257, 768). Here Cephes' logf and one reduction for both sine and
 // cosine (Cephes' sinf/cosf polynomials), within an ulp or two of the Sleef functions torch
@@ -56,9 +56,7 @@ inline void sin_cos(float x, float& s, float& c) {
     c = ((j + 2) & 4) != 0 ? -c_abs : c_abs;
 }
 
-}  // namespace
-
-ATTN_VECTOR_CLONES("avx2", "default") void box_muller_blocks(float* u, int64_t blocks) {
+ATTN_VECTOR_BODY void box_muller_blocks_body(float* u, int64_t blocks) {
     const float two_pi = static_cast<float>(2.0 * 3.14159265358979323846);
     for (int64_t b = 0; b < blocks; ++b) {
         float* block = u + b * 16;
@@ -71,5 +69,9 @@ ATTN_VECTOR_CLONES("avx2", "default") void box_muller_blocks(float* u, int64_t b
         }
     }
 }
+
+}  // namespace
+
+ATTN_VECTOR_COPIES2(void, box_muller_blocks, (float* u, int64_t blocks), (u, blocks))
 
 }  // namespace attn

@@ -42,14 +42,13 @@ __attribute__((target("avx2,fma"))) void exp_shifted_avx2(float* x, Eigen::Index
         x[j] = nan ? x[j] - max : p * two_k;
     }
 }
-const bool kHasAvx2Fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
 
 }  // namespace
 
 void exp_shifted(float* x, Eigen::Index n, float max) {
 #ifdef ATTN_EXP_DISPATCH
-    if (kHasAvx2Fma) {
+    if (vector_width() >= VectorWidth::avx2) {  // AVX2 with FMA
         exp_shifted_avx2(x, n, max);
         return;
     }
@@ -60,15 +59,16 @@ void exp_shifted(float* x, Eigen::Index n, float max) {
 
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC's vector types: eight lanes of running maxima, -inf and NaN flags, one AVX2 register
-// each in the avx2 clone (two SSE2 ones in the other). GCC left a plain loop scalar (a
+// each in the AVX2 copy (two SSE2 ones in the other). GCC left a plain loop scalar (a
 // compare and a cmov an element). Clang (the browser's build) runs the plain loop below.
 #define ATTN_DIVIDE_ROW_LANES 1
 using Floats8 = float __attribute__((vector_size(32)));
 using Ints8 = int32_t __attribute__((vector_size(32)));
 #endif
 
-ATTN_VECTOR_CLONES("avx2", "default")
-DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
+namespace {
+
+ATTN_VECTOR_BODY DividedRow divide_row_body(float* x, Eigen::Index n, float divisor) {
     constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
     DividedRow out{kMinusInf, false};
     bool has_nan = false;
@@ -102,10 +102,14 @@ DividedRow divide_row(float* x, Eigen::Index n, float divisor) {
     return out;
 }
 
-ATTN_VECTOR_CLONES("avx2", "default")
-void scale_row(float* x, Eigen::Index n, float factor) {
+ATTN_VECTOR_BODY void scale_row_body(float* x, Eigen::Index n, float factor) {
     for (Eigen::Index j = 0; j < n; ++j) x[j] *= factor;
 }
+
+}  // namespace
+
+ATTN_VECTOR_COPIES2(DividedRow, divide_row, (float* x, Eigen::Index n, float divisor), (x, n, divisor))
+ATTN_VECTOR_COPIES2(void, scale_row, (float* x, Eigen::Index n, float factor), (x, n, factor))
 
 float row_sum(const float* x, Eigen::Index n) {
     using Lanes = Eigen::Array<float, 8, 1>;

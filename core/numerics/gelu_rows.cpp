@@ -31,18 +31,19 @@ inline float eigen_tanh(float a) {
     return tiny ? x : p / q;
 }
 
-}  // namespace
-
 // Eight lanes in the AVX2 copy where Eigen's SSE2 code has four: GELU over GPT-2 small's
 // T x 3072 hidden units was 3% of a forward at T = 1024. This file is compiled without
 // contraction into fused multiply-adds, so that each copy does the same operations.
-ATTN_VECTOR_CLONES("avx2", "default")
-void gelu_tanh(const float* x, float* out, Eigen::Index n) {
+ATTN_VECTOR_BODY void gelu_tanh_body(const float* x, float* out, Eigen::Index n) {
     const float c = std::sqrt(2.0f / static_cast<float>(M_PI));  // torch.sqrt(torch.tensor(2.0 / torch.pi))
     for (Eigen::Index j = 0; j < n; ++j) {
         const float v = x[j];
         out[j] = 0.5f * v * (1.0f + eigen_tanh(c * (v + 0.044715f * (v * (v * v)))));
     }
 }
+
+}  // namespace
+
+ATTN_VECTOR_COPIES2(void, gelu_tanh, (const float* x, float* out, Eigen::Index n), (x, out, n))
 
 }  // namespace attn

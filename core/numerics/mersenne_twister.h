@@ -24,13 +24,15 @@ public:
     // Skips the next n draws (untempered words are never looked at).
     void discard(size_t n);
 
-private:
+    // A word of the state as the generator draws it.
     static uint32_t temper(uint32_t y) {
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c5680u;
         y ^= (y << 15) & 0xefc60000u;
         return y ^ (y >> 18);
     }
+
+private:
     void twist();  // the next 624 untempered words, in place
 
     uint32_t state_[kStateSize];
