@@ -17,6 +17,8 @@
 #include "base/data_dir.h"
 #include "base/user_error.h"
 #include "base/version.h"
+#include "numerics/blas_kernels.h"
+#include "numerics/machine.h"
 #include "graphics/driver_pinning.h"
 #include "imgui.h"
 #include "keyboard.h"
@@ -34,7 +36,7 @@ std::optional<app::Startup> parse_command_line(int argc, char** argv, int& exit_
     const std::vector<std::string> args(argv + 1, argv + argc);
     try {
         if (args.size() == 1 && args[0] == "--version") {
-            std::cout << attn::version_text("attnscope");
+            std::cout << attn::version_text("attnscope") << attn::machine_text();
             exit_code = 0;
             return std::nullopt;
         }
@@ -102,6 +104,7 @@ GLFWwindow* open_window(const app::AppOptions& opts) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    attn::choose_blas_kernels(argv);
     int exit_code = 0;
     const std::optional<app::Startup> startup = parse_command_line(argc, argv, exit_code);
     if (!startup) return exit_code;

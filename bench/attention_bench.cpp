@@ -6,6 +6,7 @@
 // same work in the same run and prints the ratios. Threads: OMP_NUM_THREADS.
 #include <benchmark/benchmark.h>
 
+#include "numerics/blas_kernels.h"
 #include "attention/attention.h"
 #include "attention/embedding.h"
 #include "numerics/gemm.h"
@@ -94,6 +95,7 @@ BENCHMARK(BM_EmbeddingTable)->Unit(benchmark::kMillisecond)->UseRealTime();
 }  // namespace
 
 int main(int argc, char** argv) {
+    attn::choose_blas_kernels(argv);
     attn::keep_freed_memory_mapped();
     benchmark::Initialize(&argc, argv);
     benchmark::AddCustomContext("blas", attn::blas_description());

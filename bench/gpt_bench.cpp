@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "numerics/blas_kernels.h"
 #include "model/gpt_forward.h"
 #include "model/kv_cache.h"
 #include "run/model_run.h"
@@ -91,6 +92,7 @@ BENCHMARK(BM_ShippedModelAppend)->Arg(64)->Arg(127)->Unit(benchmark::kMillisecon
 }  // namespace
 
 int main(int argc, char** argv) {
+    attn::choose_blas_kernels(argv);
     attn::keep_freed_memory_mapped();  // as the app and the CLI run: a forward reuses the last one's pages
     benchmark::Initialize(&argc, argv);
     benchmark::AddCustomContext("blas", attn::blas_description());

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "numerics/blas_kernels.h"
 #include "model/llama_cache.h"
 #include "model/llama_forward.h"
 #include "numerics/gemm.h"
@@ -77,6 +78,7 @@ BENCHMARK(BM_LlamaCachedToken)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)
 }  // namespace
 
 int main(int argc, char** argv) {
+    attn::choose_blas_kernels(argv);
     attn::keep_freed_memory_mapped();  // as the app and the CLI run
     benchmark::Initialize(&argc, argv);
     benchmark::AddCustomContext("blas", attn::blas_description());

@@ -20,6 +20,8 @@
 #include "run/llama_run.h"
 #include "output/llama_json.h"
 #include "base/version.h"
+#include "numerics/blas_kernels.h"
+#include "numerics/machine.h"
 #include "base/file_io.h"
 #include "text/hf_tokenizer.h"
 
@@ -98,10 +100,11 @@ int tokenize_strings(const cli::CliOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    attn::choose_blas_kernels(argv);
     attn::keep_freed_memory_mapped();
     try {
         if (argc == 2 && std::string(argv[1]) == "--version") {
-            std::cout << attn::version_text("attnscope-cli");
+            std::cout << attn::version_text("attnscope-cli") << attn::machine_text();
             return 0;
         }
         const cli::CliOptions o = cli::parse_cli_options(std::vector<std::string>(argv + 1, argv + argc));

@@ -57,5 +57,7 @@ int engine_threads();
 
 // The BLAS library in use and the CPU kernels it chose ("OpenBLAS 0.3.21 ... Haswell").
 std::string blas_description();
+// The name of the kernels alone ("Haswell"); empty without a BLAS.
+std::string blas_kernel_name();
 
 }  // namespace attn

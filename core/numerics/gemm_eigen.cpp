@@ -38,6 +38,8 @@ void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const
     else product(alpha, a, b, beta, c);
 }
 
+std::string blas_kernel_name() { return ""; }
+
 std::string blas_description() {
 #ifdef __wasm_simd128__
     return "no BLAS: WebAssembly SIMD products (gemm_simd128.cpp), Eigen's below 16 rows";

@@ -102,6 +102,8 @@ void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const
     }
 }
 
+std::string blas_kernel_name() { return openblas_get_corename(); }
+
 std::string blas_description() {
     return std::string(openblas_get_config()) + " (kernels: " + openblas_get_corename() + ")";
 }
