@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the tests. Three depths:
-#   scripts/test.sh          every test once, on the release build: unit, golden, CLI and
-#                            every window test; then the web build's: the golden tests
-#                            under node, the page in headless chromium (the README's
-#                            test command; CI runs it)
+#   scripts/test.sh          on the release build: the unit, golden and CLI tests, the golden
+#                            suites under every OpenBLAS kernel and vector width this CPU
+#                            runs, the window tests but the long walks (label deep); then the
+#                            web build's: the golden tests under node, the page in headless
+#                            chromium (the README's test command; CI runs it)
 #   scripts/test.sh --quick  the unit, golden and CLI tests that take seconds, on an
 #                            incremental release build: the loop before each commit
-#   scripts/test.sh --deep   every test again with the app and engine under AddressSanitizer
-#                            + UBSan (assertions on), two window tests under ThreadSanitizer,
-#                            every libFuzzer target (CI runs it after the first)
+#   scripts/test.sh --deep   the long window walks on the release build (every lesson step
+#                            in presenter mode, the monkey's minute, ...), then every test
+#                            again with the app and engine under AddressSanitizer + UBSan
+#                            (assertions on), two window tests under ThreadSanitizer, every
+#                            libFuzzer target (CI runs it after the first)
 # Each prints the time taken after each stage.
 source "$(dirname "$0")/setup.sh"
 mode=${1:-all}
@@ -25,7 +28,7 @@ if [ "$mode" = --quick ]; then
     stage "release build (incremental)"
     build "$ROOT/build"
     stage "unit, golden and CLI tests (not the slow ones)"
-    (cd "$ROOT/build" && ctest --output-on-failure -j"$(nproc)" -L 'unit|golden|cli' -LE slow)
+    (cd "$ROOT/build" && ctest --output-on-failure -j"$(nproc)" -L 'unit|golden|cli' -LE 'slow|machines')
     stage "all passed"
     exit 0
 fi
@@ -33,15 +36,19 @@ fi
 if [ "$mode" = all ]; then
     stage "release build"
     build "$ROOT/build"
-    # The presenter walk over every step of every lesson at a classroom projector's 1280x720
-    # (--deep walks four lessons at 1920x1080).
-    stage "every test: unit, golden, CLI, and the window tests one at a time"
-    (cd "$ROOT/build" && PRESENTER_SIZES=1280x720 ctest --output-on-failure -j"$(nproc)")
+    stage "unit, golden and CLI tests, the golden suites on every kernel, the window tests one at a time"
+    (cd "$ROOT/build" && ctest --output-on-failure -j"$(nproc)" -LE deep)
     stage "the web build: the golden tests under node, the page in headless chromium"
     "$ROOT/scripts/web.sh" --test
     stage "all passed"
     exit 0
 fi
+
+# The presenter walk over every step of every lesson at a classroom projector's 1280x720
+# (the sanitizer run below walks four lessons at 1920x1080), the monkey's minute, ...
+stage "the long window walks on the release build"
+build "$ROOT/build"
+(cd "$ROOT/build" && PRESENTER_SIZES=1280x720 ctest --output-on-failure -L deep)
 
 stage "AddressSanitizer + UBSan build"
 build_asan

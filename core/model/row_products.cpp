@@ -26,10 +26,12 @@ inline float f32_at(const unsigned char* w, int64_t k) {
     return f;
 }
 
-// One row's dot product with x, widened as read; the clones let the compiler use AVX2 or
-// AVX-512 where the CPU has them, SSE2 otherwise.
+// One row's dot product with x, widened as read; inlined into each copy below, so that the
+// compiler uses AVX2 or AVX-512 where the CPU has them, SSE2 otherwise (called from the
+// copies instead, it ran SSE2 in all of them). Sixteen running sums in a fixed order: every
+// copy gives the same bits.
 template <float (*At)(const unsigned char*, int64_t)>
-float dot(const float* x, const unsigned char* w, int64_t n) {
+ATTN_VECTOR_BODY float dot(const float* x, const unsigned char* w, int64_t n) {
     float sums[kLanes] = {};
     int64_t k = 0;
     for (; k + kLanes <= n; k += kLanes)
