@@ -82,6 +82,46 @@ else
     fi
 fi
 
+# compare_json.py's tolerance on what PyTorch printed: one ulp of a stage's scale passes;
+# a dropped term (the last query's last key), a wrong scale (sqrt(d_in) for sqrt(head_dim))
+# and two swapped rows of the context fail.
+if [[ $standalone_failed -eq 0 ]] && ! PYTHONPATH="$here" "$python" - "$tmp/standalone.json" <<'PY'
+import copy, json, math, sys
+from compare_json import differences, scale_of
+torch = json.load(open(sys.argv[1]))
+head = torch["heads"][0]
+def changed(stage, rows):
+    out = copy.deepcopy(torch)
+    out["heads"][0][stage] = rows
+    return out
+def same(stage, rows):
+    return not differences(torch, changed(stage, rows))[0]
+ctx, w, v = head["context"], head["dropped_weights"], head["values"]
+ulp = scale_of(ctx) * 2.0 ** -23
+last = len(w) - 1
+key = max(j for j in range(len(w[last])) if w[last][j] != 0.0)
+dropped = copy.deepcopy(ctx)
+dropped[last] = [c - w[last][key] * vk for c, vk in zip(ctx[last], v[key])]
+d_in, head_dim = len(torch["inputs"][0]), len(head["queries"][0])
+def softmax_by(d):
+    rows = []
+    for srow, mrow in zip(head["scores"], head["masked_scores"]):
+        e = [math.exp(s / math.sqrt(d)) if m is not None else 0.0 for s, m in zip(srow, mrow)]
+        rows.append([x / sum(e) for x in e])
+    return rows
+checks = [("one ulp of the scale passes", same("context", [[c + (ulp if j % 2 else -ulp) for j, c in enumerate(r)] for r in ctx])),
+          ("the softmax rebuilt with the head's scale passes", same("weights", softmax_by(head_dim))),
+          ("a dropped term fails", not same("context", dropped)),
+          ("a wrong scale fails", d_in != head_dim and not same("weights", softmax_by(d_in))),
+          ("two swapped rows fail", not same("context", [ctx[-1]] + ctx[1:-1] + [ctx[0]]))]
+for name, ok in checks:
+    print(("ok:   " if ok else "FAIL: ") + "compare_json.py: " + name)
+sys.exit(0 if all(ok for _, ok in checks) else 1)
+PY
+then
+    standalone_failed=1
+fi
+
 # The rest in one Python process (each program as a fresh __main__ with --json).
 "$python" "$here/compare_json.py" --programs "$tmp"
 programs_rc=$?
