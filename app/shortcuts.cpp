@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "graphics/gl.h"
 #include <GLFW/glfw3.h>
 
+#include "numerics/machine.h"
 #include "state/lesson_player.h"
 
 namespace app {
@@ -91,6 +93,13 @@ void draw_help_overlay(ViewState& c, const DrawContext& ctx) {
         }
         ImGui::EndTable();
     }
+    // What the engine runs on, as --version says it: the BLAS kernels and why, the width of
+    // the project's own vector loops (a newer CPU on older kernels is slower than it should be).
+    static const std::string machine = attn::machine_text();
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 480.0f * ctx.ui_scale);
+    ImGui::TextDisabled("%s", machine.c_str());
+    ImGui::PopTextWrapPos();
     ImGui::End();
 }
 
