@@ -88,8 +88,12 @@ void release_held_keys(GLFWwindow* window) {
     std::vector<InputEvent> waiting;
     waiting.swap(held);
     for (const InputEvent& e : waiting) deliver(window, e);
-    if (!held.empty()) glfwPostEmptyEvent();  // draw the frame that lets the rest through
+    // The frame that sees them now: the main loop would otherwise wait up to 0.1 s for an
+    // event while the worker runs.
+    if (!waiting.empty()) glfwPostEmptyEvent();
 }
+
+bool input_held_back() { return !held.empty(); }
 
 void close_popups_on_escape() {
     if (!ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) return;
