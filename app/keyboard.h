@@ -32,6 +32,9 @@ void release_held_keys(GLFWwindow* window);
 // must follow at once and be quick, or it arrives long after it was typed.
 bool input_held_back();
 
+// Key presses received so far, as they came (a test counts frames from here).
+long keys_received();
+
 // Call once a frame, after the windows are drawn: Escape closes every open menu, list
 // and context menu, as in any desktop application (a dialog handles Escape itself).
 // Dear ImGui 1.86 does that only with keyboard navigation on, which would take the
