@@ -74,6 +74,17 @@ bool AppFrame::frame() {
     asked |= update_run(/*take=*/false);
     ImGui::Render();
     cache_.end_frame();
+    // Input still held back (keyboard.h): this frame is one of those that let it through,
+    // so it is neither drawn nor waits for its run, and the next follows at once. Drawn,
+    // each waited up to a frame for the run its characters asked for and shared the cores
+    // with it: typed text drained at 20 to 35 characters a second, so a burst kept arriving,
+    // and starting runs, for a minute after the last key, and Escape or F5 pressed
+    // meanwhile waited behind it (issue 58).
+    if (input_held_back()) {
+        release_held_keys(window_);
+        drew_ = false;
+        return true;
+    }
     // This frame shows the run from before the change. Drawing it would take the cores
     // the recompute needs (software OpenGL draws on the CPU), so when the recompute fits
     // in a frame it is not drawn: the next frame shows the new run. A frame that brings a

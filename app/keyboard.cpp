@@ -27,6 +27,7 @@ GLFWkeyfun backend_key = nullptr;                  // Dear ImGui's own callbacks
 GLFWmousebuttonfun backend_mouse_button = nullptr;
 std::set<int> changed_since_frame;  // keys (and buttons, as -1 - button) changed since the frame began
 std::vector<InputEvent> held;       // events held back for later frames, in order
+long received = 0;                  // key presses, before any is held back
 
 void pass_character(GLFWwindow* window, unsigned int codepoint, int mods) {
     const ImGuiIO& io = ImGui::GetIO();
@@ -63,6 +64,7 @@ void deliver(GLFWwindow* window, const InputEvent& e) {
 }
 
 void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    if (action == GLFW_PRESS) ++received;
     deliver(window, {Kind::Key, key, scancode, action, mods, 0});
 }
 
@@ -88,8 +90,14 @@ void release_held_keys(GLFWwindow* window) {
     std::vector<InputEvent> waiting;
     waiting.swap(held);
     for (const InputEvent& e : waiting) deliver(window, e);
-    if (!held.empty()) glfwPostEmptyEvent();  // draw the frame that lets the rest through
+    // The frame that sees them now: the main loop would otherwise wait up to 0.1 s for an
+    // event while the worker runs.
+    if (!waiting.empty()) glfwPostEmptyEvent();
 }
+
+bool input_held_back() { return !held.empty(); }
+
+long keys_received() { return received; }
 
 void close_popups_on_escape() {
     if (!ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) return;

@@ -23,8 +23,17 @@ namespace app {
 void install_keyboard(GLFWwindow* window);
 
 // Call once a frame, after the last one was processed and before polling events:
-// passes on the key and character events held back.
+// passes on the key and character events held back, and asks for the frame that
+// takes them at once (an empty event: the main loop's wait ends).
 void release_held_keys(GLFWwindow* window);
+
+// Whether events wait for a later frame. Each frame lets at most one change per key
+// through, so typed text drains a few characters a frame: frames that let it through
+// must follow at once and be quick, or it arrives long after it was typed.
+bool input_held_back();
+
+// Key presses received so far, as they came (a test counts frames from here).
+long keys_received();
 
 // Call once a frame, after the windows are drawn: Escape closes every open menu, list
 // and context menu, as in any desktop application (a dialog handles Escape itself).

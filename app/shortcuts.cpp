@@ -7,6 +7,7 @@
 #include "graphics/gl.h"
 #include <GLFW/glfw3.h>
 
+#include "imgui_internal.h"  // the widget holding the keys now (see keys_go_to_a_text_field)
 #include "numerics/machine.h"
 #include "state/lesson_player.h"
 
@@ -37,11 +38,20 @@ bool question_mark_typed() {
     return false;
 }
 
+// Whether a text field holds the keys at the start of this frame. io.WantTextInput alone
+// says what the last frame began with: in the frame after Escape left the sentence box it
+// was still true, and an F5 pressed right after Escape was dropped (issue 58). The field
+// must also still be the active widget.
+bool keys_go_to_a_text_field() {
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    return g.IO.WantTextInput && g.ActiveId != 0 && g.ActiveId == g.InputTextState.ID;
+}
+
 }  // namespace
 
 void handle_shortcuts(AppContext& app, FileDialog& dialog) {
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput) return;  // keys belong to the text field
+    if (keys_go_to_a_text_field()) return;
     ViewState& c = app.classroom;
     ControlValues& v = app.live.controls;
     if (io.KeyCtrl) {

@@ -4,6 +4,7 @@
 
 #include "graphics/screenshot.h"
 #include "imgui.h"
+#include "keyboard.h"
 #include "panels/app_panels.h"
 #include "platform/platform.h"
 #include "state/live_run.h"
@@ -28,7 +29,7 @@ void TestHarness::report_pointer(GLFWwindow* window, FrameReport& report) {
     const ImGuiIO& io = ImGui::GetIO();
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ++clicks_;
     report.pointer = {ImGui::IsMousePosValid(), io.MousePos.x, io.MousePos.y, clicks_,
-                      glfwGetWindowAttrib(window, GLFW_FOCUSED) != 0};
+                      glfwGetWindowAttrib(window, GLFW_FOCUSED) != 0, keys_received()};
 }
 
 void TestHarness::change_a_control(LiveRun& live) {

@@ -68,6 +68,26 @@ TEST_CASE("an impossible setting keeps the last run and says why", "[app][state]
     CHECK(live.shown_head() == 0);  // the run on screen has one head
 }
 
+TEST_CASE("an error is shown only against the settings whose run made it", "[app][state]") {
+    app::LiveRun live(attn::Settings{}, [] {});
+    settle(live);
+    live.controls.text = "";  // Ctrl+A, BackSpace in the sentence box
+    settle(live);
+    REQUIRE(live.error() == "the text is empty");
+    // Typed again: the empty text's error is not this text's, from the moment it is asked
+    // for (issue 58: while run after run was asked for, the line said "the text is empty"
+    // for a minute against a text of 87 tokens).
+    live.controls.text = "Your journey";
+    live.update();
+    CHECK(live.error().empty());
+    settle(live);
+    CHECK(live.error().empty());
+    CHECK(live.run_settings().text == "Your journey");
+    live.controls.d_in = 5000;  // impossible again: said once its run says so
+    settle(live);
+    CHECK(live.error() == "--d-in must be between 1 and 4096, got 5000");
+}
+
 TEST_CASE("the tabs have one name each, on the command line and in the state file", "[app][state]") {
     for (const std::string& name : app::view_tab_names()) CHECK(app::view_tab_name(*app::view_tab_from_name(name)) == name);
     CHECK(!app::view_tab_from_name("head_view"));

@@ -98,6 +98,9 @@ struct PointerReport {  // what the app saw of the mouse: tests print it when a 
     float x = 0, y = 0;
     long clicks = 0;       // left-button presses seen since the app started
     bool focused = false;  // GLFW says the window has the keyboard
+    // Key presses that reached the app, held back or not (keyboard.h): a test
+    // counts the frames a key takes from here, whatever the X server took to deliver it.
+    long keys = 0;
 };
 
 struct FrameReport {  // where things were drawn this frame, for the state file

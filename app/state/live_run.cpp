@@ -69,6 +69,11 @@ bool LiveRun::ask_for_shown_head() {
 
 void LiveRun::submit(attn::Settings s, std::shared_ptr<const attn::Run> base, int detail_head, bool overview_first) {
     last_request_at_ = std::chrono::steady_clock::now();
+    // The error line is the newest request's: an older one's error describes settings the
+    // controls have left. Kept until the next outcome, "the text is empty" stayed against a
+    // text of 87 tokens for as long as requests followed each other faster than runs
+    // ended, since none of those runs was the newest when it ended (issue 58).
+    error_.clear();
     // What the newest request promised to bring, so that it is not asked for again.
     requested_detail_head_ = overview_first ? -1 : detail_head;
     last_request_id_ = worker_.submit(std::move(s), std::move(base), detail_head, overview_first);

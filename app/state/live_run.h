@@ -56,6 +56,7 @@ public:
 
     const attn::Run* run() const { return run_.get(); }
     uint64_t run_version() const { return run_version_; }  // changes with every new run
+    // Why the newest request could not run: empty while it computes, and once it ran.
     const std::string& error() const { return pending_error_.empty() ? error_ : pending_error_; }
     bool computing() const { return worker_.busy() || !pending_progress_.empty(); }
     // "loading gpt2…", "computing…", a download's progress

@@ -78,6 +78,7 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
     const PointerReport& p = report.pointer;
     j["pointer"] = {{"at", p.known ? nlohmann::json{p.x, p.y} : nlohmann::json(nullptr)},
                     {"clicks", p.clicks},
+                    {"keys", p.keys},
                     {"focused", p.focused}};
     nlohmann::json heatmaps = nlohmann::json::object();
     nlohmann::json hover = nullptr;  // the heatmap cell under the pointer: [name, row, col]

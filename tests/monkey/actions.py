@@ -3,7 +3,7 @@ import os
 import subprocess
 import time
 
-from window import Failure
+from window import KEY_FRAMES, Failure
 
 # Characters a class might type: accents, CJK, kana, Hangul, emoji, combining marks,
 # right-to-left scripts, zero-width characters, symbols, plain ASCII and spaces.
@@ -35,9 +35,19 @@ CHECKBOXES = ["causal", "pos", "qkv_bias", "training", "d_out_v_follows", "windo
 LEFT_PANEL = set(SLIDERS) | {"text"} | (set(CHECKBOXES) - {"window_header"})
 KEYS = ["h", "shift+h", "d", "shift+d", "r", "F5", "shift+question", "Left", "Right", "Up", "Down",
         "Tab", "Home", "End", "Delete", "BackSpace", "Return", "space", "ctrl+z", "ctrl+a"]
-START_FLAGS = [[], ["--lesson", "3.6.1"], ["--lesson", "3.5.2", "--lesson-step", "3"],
-               ["--variant", "mha", "--heads", "4", "--d-in", "8", "--d-out", "8"],
-               ["--tokenizer", "gpt2", "--d-in", "16", "--d-out", "4"], ["--presenter"]]
+START_FLAGS = {  # by --mode
+    "chapter3": [[], ["--lesson", "3.6.1"], ["--lesson", "3.5.2", "--lesson-step", "3"],
+                 ["--variant", "mha", "--heads", "4", "--d-in", "8", "--d-out", "8"],
+                 ["--tokenizer", "gpt2", "--d-in", "16", "--d-out", "4"], ["--presenter"],
+                 # issue 58's: a run longer than a frame
+                 ["--variant", "mha-wrapper", "--heads", "13", "--d-in", "768", "--d-out", "1024", "--dropout", "1",
+                  "--tokenizer", "gpt2"]],
+    "model": [["--model", "sotu-small"], ["--model", "sotu-small", "--generate", "2"],
+              ["--model", "sotu-small", "--presenter"], ["--model", "gpt-ch4", "--text", "Hello, I am"]],
+}
+START_SIZES = [[], [], ["--size", "400x800"], ["--size", "1600x1000"], ["--size", "700x450"]]
+# Typed fast, without waiting (issue 58): shifted and plain keys, as the tokenizers' specials.
+BURST_POOL = "<|endoftext|> <|unk|> Your journey starts with one step, ABC xyz 0123;:!?"
 
 
 def shown(text):
@@ -47,15 +57,16 @@ def shown(text):
 
 
 class Actions:
-    def __init__(self, window, rng, work):
-        self.w, self.rng, self.work = window, rng, work
+    def __init__(self, window, rng, work, mode="chapter3"):
+        self.w, self.rng, self.work, self.mode = window, rng, work, mode
         self.clipboard = None
         self.table = [
             (6, "type", self.type_text), (2, "clear", self.clear), (2, "paste", self.paste),
             (5, "slider", self.slider), (3, "checkbox", self.checkbox), (4, "key", self.key),
             (4, "click", self.click_anywhere), (1, "combo", self.combo), (1, "open session", self.open_session),
-            (1, "save session", self.save_session), (1, "resize", self.resize),
+            (1, "save session", self.save_session), (2, "resize", self.resize),
             (2, "tab", self.tab), (2, "menu", self.menu),
+            (2, "burst", self.burst), (2, "pause", self.pause), (2, "presenter key", self.presenter_key),
         ]
 
     def prepare_files(self):
@@ -64,6 +75,8 @@ class Actions:
         for name, flags in [("good1", ["--variant", "mha", "--heads", "6", "--d-in", "12", "--d-out", "12",
                                        "--head", "5"]),
                             ("good2", ["--lesson", "3.6.1", "--lesson-step", "2"])]:
+            if os.path.exists(os.path.join(self.work, name + ".json")):
+                continue  # an earlier walk in the same folder saved it
             subprocess.run([app, *flags, "--save-session", os.path.join(self.work, name + ".json"),
                             "--screenshot", os.path.join(self.work, name + ".png")],
                            capture_output=True, timeout=120)
@@ -76,7 +89,7 @@ class Actions:
                     '"heads": 64, "d_in": 4096, "d_out": 4096, "text": "%s"}}' % " ".join(["w"] * 4000))
         self.session_files = ["good1.json", "good2.json", "cut.json", "garbage.json", "huge.json",
                               "missing.json", "."]
-        flags = self.rng.choice(START_FLAGS)
+        flags = self.rng.choice(START_FLAGS[self.mode]) + self.rng.choice(START_SIZES)
         self.w.log.write("start %s\n" % flags)
         self.start_flags = flags
 
@@ -202,6 +215,48 @@ class Actions:
         self.w.hold("ctrl+a")
         self.w.hold("BackSpace")
         self.expect_text("", "select all + delete")
+
+    def burst(self):
+        """Types fast and does not wait, as the walk of issue 58 did, sometimes after
+        Ctrl+A, BackSpace, while the runs it asks for compute: the whole text must be in
+        the state a few frames after the last key (it drained for a minute, starting run
+        after run, and keys pressed after it waited behind it)."""
+        before = self.focus_text_end()
+        if before is None:
+            return
+        text = "".join(self.rng.choice(BURST_POOL) for _ in range(self.rng.choice([20, 80, 200, 400])))
+        delay = self.rng.choice([0, 2, 5])
+        if self.rng.random() < 0.4:
+            self.w.hold("ctrl+a")
+            self.w.hold("BackSpace")
+            before = ""
+            self.expect_text(before, "select all + delete before a burst")
+        self.w.log.write("  burst of %d characters, %d ms apart: %r\n" % (len(text), delay, text[:60]))
+        self.w.xdo("type", "--delay", str(delay), "--", text)
+        s = self.w.after_frames(KEY_FRAMES, self.w.keys_arrived())
+        if s["text"] != before + text:
+            raise Failure("a burst of %d characters was not in the state %d frames after it reached the app: it has %d "
+                          "of %d characters, ending %r; %s" % (len(text), KEY_FRAMES, len(s["text"]),
+                                                              len(before + text), s["text"][-40:], self.w.brief(s)))
+        self.w.settle_without_input()
+
+    def pause(self):
+        """A user who stops to look: with no input the app settles and starts no run."""
+        self.w.log.write("  pause\n")
+        self.w.settle_without_input()
+
+    def presenter_key(self):
+        """F5 turns presenter mode on and off within a few frames of the key, while runs
+        compute too; Escape first when a field holds the keys (F5 would go to it)."""
+        s = self.w.state()
+        if s.get("dialog") is not None:
+            self.w.hold("Escape")
+            s = self.w.wait(lambda s: s.get("dialog") is None, "the dialog to close")
+        keys = ["F5"] if s.get("active_widget") is None and not s.get("popup") else ["Escape", "F5"]
+        was = s["presenter"]
+        self.w.log.write("  %s: presenter %s\n" % (" ".join(keys), not was))
+        self.w.check_keys_taken(keys, lambda s: s["presenter"] != was, "presenter mode %s" % ("off" if was else "on"))
+        self.w.check_keys_taken(["F5"], lambda s: s["presenter"] == was, "presenter mode back %s" % ("on" if was else "off"))
 
     def paste(self):
         kind = self.rng.choice(["long", "unicode", "invalid"])
