@@ -50,7 +50,7 @@ check "a small text fits the budget" wait_state "$(settled 1) and s['error'] is 
 version=$(json "$STATE" "s['run_version']")
 activate text
 hold ctrl+a
-xdotool keydown ctrl+v; sleep 0.15; xdotool keyup ctrl+v
+paste_once
 check "2000 words over the budget are explained" \
     wait_state "len(s['text'].split()) == 2000 and not s['computing'] and s['error'] is not None and 'budget 64 MB' in s['error']"
 check "the message names the text length" wait_state "'2000 tokens' in s['error']"

@@ -103,6 +103,11 @@ type_text() {  # type_text TEXT: types TEXT into the focused widget, any Unicode
 hold() {  # hold KEYS: press long enough for a frame to see it (Dear ImGui 1.86 polls keys)
     xdotool keydown "$1"; sleep 0.3; xdotool keyup "$1"
 }
+paste_once() {  # Ctrl+V pressed and released at once: the app passes the release to the next
+    # frame (app/keyboard.h). Held with keydown, sleep, keyup, a loaded machine made the hold
+    # outlast Dear ImGui's 0.275 s key repeat delay, and the 2000 words were pasted 8 times.
+    xdotool key ctrl+v
+}
 click() {  # click X Y [MODIFIER]
     xdotool mousemove --window "$WID" "$1" "$2"
     sleep 0.2

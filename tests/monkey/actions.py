@@ -280,7 +280,7 @@ class Actions:
         if before is None:
             return
         self.w.log.write("  pasted %s, %d bytes\n" % (kind, len(data)))
-        self.w.hold("ctrl+v", 0.15)  # shorter than the key repeat delay: one paste
+        self.w.paste_once()
         if kind != "invalid":  # invalid UTF-8: whatever the app makes of it, it must live
             self.expect_text(before + shown(data.decode()), "pasted %s text" % kind)
 

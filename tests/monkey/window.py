@@ -220,6 +220,12 @@ class Window:
         time.sleep(seconds)
         self.xdo("keyup", keys)
 
+    def paste_once(self):
+        """Ctrl+V pressed and released at once (the app passes the release to the next frame:
+        app/keyboard.h). Held for a time, a loaded machine can make the hold outlast Dear
+        ImGui's 0.275 s key repeat delay, and the text is pasted again and again."""
+        self.xdo("key", "ctrl+v")
+
     def click(self, x, y, modifier=None):
         self.xdo("mousemove", "--window", self.wid, str(int(x)), str(int(y)))
         time.sleep(0.05)
