@@ -3,13 +3,13 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include <set>
 #include <vector>
 
 #include "backends/imgui_impl_glfw.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // closing every popup at once (see close_popups_on_escape)
 #include "platform/platform.h"
+#include "state/input_gate.h"
 
 namespace app {
 
@@ -25,7 +25,7 @@ struct InputEvent {
 
 GLFWkeyfun backend_key = nullptr;                  // Dear ImGui's own callbacks
 GLFWmousebuttonfun backend_mouse_button = nullptr;
-std::set<int> changed_since_frame;  // keys (and buttons, as -1 - button) changed since the frame began
+InputGate gate;                     // which events this frame may see
 std::vector<InputEvent> held;       // events held back for later frames, in order
 long received = 0;                  // key presses, before any is held back
 
@@ -37,21 +37,23 @@ void pass_character(GLFWwindow* window, unsigned int codepoint, int mods) {
     ImGui_ImplGlfw_CharCallback(window, codepoint);
 }
 
-// At most one change per key reaches ImGui between two frames; once one event waits,
-// every later one waits too, characters included, so the order stays as typed. Ctrl+Q
-// typed at once (Ctrl down, Q down, Q up, Ctrl up) is seen as Ctrl and Q down in one
-// frame, both up in the next; two quick → are two presses, not one long one; text
-// typed right after Ctrl+A lands after the selection, not before it.
-// Mouse buttons take their place in that order: a click on Load right after a path was
-// typed waited behind the path's held-back characters, or it loaded half a path.
+bool is_modifier(const InputEvent& e) {
+    return e.kind == Kind::Key && e.key >= GLFW_KEY_LEFT_SHIFT && e.key <= GLFW_KEY_RIGHT_SUPER;
+}
+
+// Events pass in order, each once InputGate admits it. Text typed right after Ctrl+A
+// lands after the selection, not before it; a click on Load right after a path was
+// typed waits behind the path's held-back characters, or it loaded half a path.
 void deliver(GLFWwindow* window, const InputEvent& e) {
     const int id = e.kind == Kind::MouseButton ? -1 - e.key : e.key;
-    const bool changes_key = e.kind != Kind::Character && e.action != GLFW_REPEAT;
-    if (!held.empty() || (changes_key && changed_since_frame.count(id))) {
+    const KeyChange change = e.kind == Kind::Character ? KeyChange::None
+                             : e.action == GLFW_PRESS   ? KeyChange::Press
+                             : e.action == GLFW_RELEASE ? KeyChange::Release
+                                                        : KeyChange::None;  // a repeat
+    if (!gate.admits(id, change, is_modifier(e))) {
         held.push_back(e);
         return;
     }
-    if (changes_key) changed_since_frame.insert(id);
     switch (e.kind) {
         case Kind::Character: pass_character(window, e.codepoint, e.mods); break;
         case Kind::Key:
@@ -86,7 +88,7 @@ void install_keyboard(GLFWwindow* window) {
 }
 
 void release_held_keys(GLFWwindow* window) {
-    changed_since_frame.clear();
+    gate.new_frame();
     std::vector<InputEvent> waiting;
     waiting.swap(held);
     for (const InputEvent& e : waiting) deliver(window, e);

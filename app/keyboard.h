@@ -11,8 +11,9 @@ namespace app {
 // pressed and released between two frames, as happens when a frame takes longer than
 // the keystroke (software OpenGL under load), was never seen: a lesson's → or a
 // Ctrl+Q did nothing. Now at most one change per key reaches ImGui between two
-// frames; later ones wait for the next frame (release_held_keys), and so do the
-// characters typed after them: text typed after Ctrl+A in one slow frame was inserted
+// frames, and a modifier's only before any other key's (state/input_gate.h); later
+// ones wait for the next frame (release_held_keys), and so do the characters typed
+// after them: text typed after Ctrl+A in one slow frame was inserted
 // before the selection and then selected with it. A mouse button change waits in the
 // same line: a click typed after a path waits for the path's last character.
 //
