@@ -21,7 +21,7 @@ case $mode in
 esac
 install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 SUPP="$ROOT/tests/sanitizers"  # suppressions for libraries not built with the sanitizers
-started=$SECONDS
+started=0  # the script's start: the packages' installation counts, as on a bare machine
 stage() { echo "== $* ($((SECONDS - started)) s so far)"; }
 
 if [ "$mode" = --quick ]; then
