@@ -33,7 +33,8 @@ against its own full forward (issue 11 asks for at least 5x cheaper at T = 64).
 The limit is the time the forward's matrix products need at the rate OpenBLAS's sgemm
 reaches on this machine for each product's shape (measured here through torch.mm, the
 same library): the projections, out_proj and, under the causal mask, the lower half of
-each head's attention products. Everything else (softmax, copies, keeping stages) is
+each head's attention products; with --gpt, each layer's too, its MLP's two products and
+the output head for the positions whose logits are computed. Everything else (softmax, copies, keeping stages) is
 what a forward spends beyond it.
 
 Needs Debian's python3-torch with an optimised BLAS (libopenblas0-pthread): with the
@@ -162,6 +163,14 @@ def limit_seconds(T, d=768, heads=12, kv_groups=None, window=None):
     return projections + heads * pairs
 
 
+def gpt_limit_seconds(T, logit_rows, d=768, layers=12, vocab=50257):
+    """GPT-2 small's forward at OpenBLAS's rate for its products' shapes: each layer's
+    attention (as limit_seconds) and its MLP (d -> 4d -> d), then the output head for
+    `logit_rows` positions (every position, or the last one the app shows)."""
+    layer = limit_seconds(T, d) + sgemm_seconds(T, d, 4 * d) + sgemm_seconds(T, 4 * d, d)
+    return layers * layer + sgemm_seconds(logit_rows, d, vocab)
+
+
 def engine_times(build_dir, threads, program="attention_bench", only=None):
     command = [os.path.join(build_dir, program)]
     if only:
@@ -176,11 +185,13 @@ def print_gpt_rows(engine, peer, usual):
     for T in GPT_SIZES:
         name = f"BM_GptForward/{T}/real_time"
         ours, theirs, theirs_usual = engine[name], peer[name], usual[name]
+        limit = gpt_limit_seconds(T, T)
         print(f"{f'GPT-2 small forward T={T}':<38}{fmt(ours):>12}{fmt(theirs):>12}{theirs / ours:>9.2f}x"
-              f"{fmt(theirs_usual):>16}{theirs_usual / ours:>9.2f}x")
+              f"{fmt(theirs_usual):>16}{theirs_usual / ours:>9.2f}x{fmt(limit):>11}{ours / limit:>8.2f}x")
         shown = engine[f"BM_GptForwardShown/{T}/real_time"]  # the last position's logits only
+        limit = gpt_limit_seconds(T, 1)
         print(f"{'  next tokens only (as the app runs)':<38}{fmt(shown):>12}{fmt(theirs):>12}{theirs / shown:>9.2f}x"
-              f"{fmt(theirs_usual):>16}{theirs_usual / shown:>9.2f}x")
+              f"{fmt(theirs_usual):>16}{theirs_usual / shown:>9.2f}x{fmt(limit):>11}{shown / limit:>8.2f}x")
     for T, name in ((64, "BM_GptCachedToken/64/real_time"), (1024, "BM_GptCachedToken/1023/real_time")):
         cached, full = engine[name], engine[f"BM_GptForward/{T}/real_time"]
         print(f"{f'  one more token from the cache, T={T}':<38}{fmt(cached):>12}{'':>12}"
