@@ -50,7 +50,8 @@ void pick_next_position(LiveRun& live, const attn::Run& run, const DrawContext& 
                                                   : "Tokens (the model's tokenizer.json)";
     if (const std::optional<size_t> clicked =
             draw_token_chips(caption, run.tokens,
-                             gpt2 ? "gpt2" : "tokenizer.json", live.run_settings().text, ctx, report.chips, &pick)) {
+                             &attn::tokenizer_row(gpt2 ? attn::TokenizerKind::Gpt2 : attn::TokenizerKind::TokenizerJson),
+                             live.run_settings().text, ctx, report.chips, &pick)) {
         if (picked && *clicked == pick.marked) live.controls.next_at.reset();
         else live.controls.next_at = static_cast<int>(*clicked);
     }
@@ -157,9 +158,9 @@ void view(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& me
     if (!c.focus) {  // focus folds away what the stage on screen does not need
         run_summary(live, *run);
         const attn::Settings& shown = live.run_settings();
-        draw_token_chips("Tokens", run->tokens, shown.tokenizer, shown.text, ctx, report.chips);
+        draw_token_chips("Tokens", run->tokens, attn::find_tokenizer(shown.tokenizer), shown.text, ctx, report.chips);
         if (run->tokens2)
-            draw_token_chips("Second text", *run->tokens2, shown.tokenizer, shown.text2.value_or(""), ctx,
+            draw_token_chips("Second text", *run->tokens2, attn::find_tokenizer(shown.tokenizer), shown.text2.value_or(""), ctx,
                              report.chips);
         panels.data_sampler.draw(*run, live.run_version(), ctx, report.widgets, report.window);
         ImGui::Separator();

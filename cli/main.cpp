@@ -52,7 +52,7 @@ attn::Timing time_forward(const attn::Run& run, const attn::Settings& s, const a
 // silently left out.
 int run_llama(const cli::CliOptions& o, const std::string& folder) {
     const attn::Settings& s = o.settings;
-    if (s.tokenizer != "words")
+    if (s.tokenizer != attn::Settings{}.tokenizer)  // the default is no choice
         throw attn::ArgsError("a Llama-family model tokenizes with its own tokenizer.json: --tokenizer is for "
                               "the chapter 3 module");
     if (o.export_dir || !o.output.stages.empty() || ((s.layer || s.head) && !o.output.emit_pytorch))

@@ -4,24 +4,12 @@
 
 #include "panels/control_widgets.h"
 #include "text/simple_tokenizer.h"
+#include "text/tokenizer_table.h"
 #include "views/wrapping.h"
 
 namespace app {
 
 namespace {
-
-// The labels and lines of the tokenizer row's choices (setting_table.cpp).
-struct TokenizerChoice {
-    const char* name;   // Settings::tokenizer
-    const char* label;  // on the radio button
-    const char* about;  // one line under the buttons
-};
-
-constexpr TokenizerChoice kChoices[] = {
-    {"words", "words", "split on spaces; the text's words are the vocabulary"},
-    {"simple", "simple", "chapter 2's SimpleTokenizerV2; <|unk|> for unknown words"},
-    {"gpt2", "GPT-2", "byte-level BPE as tiktoken's \"gpt2\": 50257 sub-word pieces"},
-};
 
 // Checks the file as the core will read it, so that a bad path never replaces a
 // working vocabulary. An empty path means the typed text.
@@ -43,18 +31,21 @@ void load_corpus(ControlValues& c, CorpusField& corpus) {
 
 void draw_tokenizer_controls(ControlValues& c, CorpusField& corpus, WidgetRects& rects) {
     caption("Tokenizer");
-    for (const TokenizerChoice& choice : kChoices) {
-        if (&choice != kChoices) same_line_if_fits(radio_width(choice.label));  // wrap at a large UI scale
-        if (ImGui::RadioButton(choice.label, c.tokenizer == choice.name)) c.tokenizer = choice.name;
-        rects.record(std::string("tokenizer_") + choice.name);
+    bool first = true;
+    for (const attn::TokenizerRow& row : attn::tokenizer_rows()) {
+        if (!*row.label) continue;  // a tokenizer.json: a lesson's or the CLI's, no button
+        if (!first) same_line_if_fits(radio_width(row.label));  // wrap at a large UI scale
+        first = false;
+        if (ImGui::RadioButton(row.label, c.tokenizer == row.name)) c.tokenizer = row.name;
+        rects.record(std::string("tokenizer_") + row.name);
     }
-    for (const TokenizerChoice& choice : kChoices)
-        if (c.tokenizer == choice.name) {
-            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-            text_wrapped("%s", choice.about);
-            ImGui::PopStyleColor();
-        }
-    if (c.tokenizer != "simple") return;
+    const attn::TokenizerRow* chosen = attn::find_tokenizer(c.tokenizer);
+    if (chosen) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        text_wrapped("%s", chosen->about);
+        ImGui::PopStyleColor();
+    }
+    if (!chosen || !chosen->takes_corpus) return;
 
     caption("Corpus file (empty: the typed text)");
     // In the browser the corpus comes from its file picker and loads as it arrives.

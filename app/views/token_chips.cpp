@@ -41,12 +41,12 @@ struct ChipMetrics {  // in pixels at the UI scale
     float row_height() const { return chip_height() + bracket + row_gap; }
 };
 
-Chip make_chip(const attn::Tokenized& t, size_t i, const std::string& tokenizer) {
+Chip make_chip(const attn::Tokenized& t, size_t i, const attn::TokenizerRow* tokenizer) {
     Chip c;
     c.info.text = t.tokens[i];
     c.info.id = t.ids[i];
     const bool marked = i < t.special.size() && t.special[i];
-    c.info.unk = marked && tokenizer == "simple" && t.tokens[i] == attn::SimpleTokenizerV2::kUnknown;
+    c.info.unk = marked && tokenizer && tokenizer->marks_unknown && t.tokens[i] == attn::SimpleTokenizerV2::kUnknown;
     c.info.special = marked && !c.info.unk;
     c.info.word = i < t.word.size() ? t.word[i] : -1;
     c.shown = visible_token(t.tokens[i]);
@@ -56,11 +56,11 @@ Chip make_chip(const attn::Tokenized& t, size_t i, const std::string& tokenizer)
 
 // The tooltip of chip i: its id, bytes, and the word it is (part of).
 void chip_tooltip(const attn::Tokenized& t, size_t i, size_t group_begin, size_t group_end, const Chip& chip,
-                  const std::string& tokenizer, const std::string& text, const ChipPick* pick) {
+                  const attn::TokenizerRow* tokenizer, const std::string& text, const ChipPick* pick) {
     ImGui::BeginTooltip();
     ImGui::Text("token %zu: \"%s\"", i + 1, chip.shown.c_str());
     ImGui::Text("id %lld", static_cast<long long>(chip.info.id));
-    if (tokenizer == "gpt2") {
+    if (tokenizer && tokenizer->kind == attn::TokenizerKind::Gpt2) {
         ImGui::Text("bytes: %s", hex_bytes(std::string(attn::gpt2_tokenizer().token_bytes(chip.info.id))).c_str());
         if (chip.info.special) {
             ImGui::TextUnformatted("special token: marks where one text ends and the next begins");
@@ -126,7 +126,7 @@ float lay_out(std::vector<Chip>& chips, float width, const ChipMetrics& m) {
 
 }  // namespace
 
-std::optional<size_t> draw_token_chips(const char* caption, const attn::Tokenized& t, const std::string& tokenizer,
+std::optional<size_t> draw_token_chips(const char* caption, const attn::Tokenized& t, const attn::TokenizerRow* tokenizer,
                                        const std::string& text, const DrawContext& ctx, std::vector<ChipInfo>& shown,
                                        const ChipPick* pick) {
     const size_t count = std::min(t.tokens.size(), kMaxChips);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "views/matrix_widget.h"
-#include "text/tokenizer.h"
+#include "text/tokenizer_table.h"
 #include "state/widget_rects.h"
 #include "state/frame_report.h"
 
@@ -27,10 +27,10 @@ struct ChipPick {
     const char* marked_hint = "";  // on the marked one
 };
 
-// `tokenizer` and `text` are those the tokens came from: the hover names the word
+// `tokenizer` (null: ids given, no tokenizer) and `text` are those the tokens came from: the hover names the word
 // behind an <|unk|> and the bytes of a GPT-2 piece. Appends one ChipInfo per chip drawn.
 // With `pick`, returns the index of the chip clicked this frame, if any.
-std::optional<size_t> draw_token_chips(const char* caption, const attn::Tokenized& t, const std::string& tokenizer,
+std::optional<size_t> draw_token_chips(const char* caption, const attn::Tokenized& t, const attn::TokenizerRow* tokenizer,
                                        const std::string& text, const DrawContext& ctx, std::vector<ChipInfo>& shown,
                                        const ChipPick* pick = nullptr);
 

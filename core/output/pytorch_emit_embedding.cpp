@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "output/pytorch_emit_parts.h"
+#include "text/tokenizer_table.h"
 
 namespace attn::pytorch_emit_parts {
 
@@ -57,12 +58,11 @@ void emit_embedding(std::ostream& py, const Settings& s, const Run& run, Names& 
         second_rows = "token_embeddings2";
     } else {
         const int64_t vocab = run.vocab_size;
-        const bool words = s.tokenizer == "words";
+        const TokenizerRow& tokenizer = tokenizer_row(s.tokenizer);
+        const bool words = tokenizer.kind == TokenizerKind::Words;
         const std::string layer = words ? "embed" : "token_embedding_layer";  // seed 004's name, else chapter 2's
         names.token_embeddings = words ? "embedded_sentence" : "token_embeddings";
-        std::string why = s.tokenizer == "gpt2" ? "GPT-2's vocabulary" : "SimpleTokenizerV2's vocabulary";
-        if (s.vocab_size) why = "--vocab-size";
-        else if (words) why = "50,000 unique tokens in the vocabulary (seed 004)";
+        const std::string why = s.vocab_size ? "--vocab-size" : tokenizer.python_vocab;
         py << "vocab_size = " << vocab << "  # " << why << "\n"
            << "\n"
            << "torch.manual_seed(" << s.embed_seed << ")\n"

@@ -1,6 +1,11 @@
 // The emitted program's first section: the sentence(s) and their token ids.
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+
 #include "output/pytorch_emit_parts.h"
-#include "text/hf_tokenizer.h"
+#include "text/tokenizer_table.h"
 #include "text/utf8.h"
 
 namespace attn::pytorch_emit_parts {
@@ -21,6 +26,24 @@ bool python_splits_like_cli(std::string_view text) {
         i += ch.len;
     }
     return true;
+}
+
+// `text` with each "{key}" replaced by its value, in one pass: a value (a user's path)
+// is never searched for keys.
+std::string fill_in(std::string_view text, std::initializer_list<std::pair<std::string_view, std::string>> values) {
+    std::string out;
+    for (size_t i = 0; i < text.size();) {
+        bool replaced = false;
+        for (const auto& [key, value] : values)
+            if (text.substr(i, key.size()) == key) {
+                out += value;
+                i += key.size();
+                replaced = true;
+                break;
+            }
+        if (!replaced) out += text[i++];
+    }
+    return out;
 }
 
 }  // namespace
@@ -45,7 +68,7 @@ void emit_text(std::ostream& py, const Settings& s, const Run& run, Names& names
         names.print_tokens = "tokens";
         return;
     }
-    const bool words_in_python = s.tokenizer == "words" && python_splits_like_cli(s.text) &&
+    const bool words_in_python = tokenizer_row(s.tokenizer).kind == TokenizerKind::Words && python_splits_like_cli(s.text) &&
                                  (!two || python_splits_like_cli(*s.text2));
     if (run.embedding == "book" && words_in_python) {
         py << "tokens = sentence.replace(',', '').split()  # seed 004's split: commas dropped, then whitespace\n";
@@ -66,20 +89,9 @@ void emit_text(std::ostream& py, const Settings& s, const Run& run, Names& names
         names.print_tokens = "dc";
         return;
     }
-    if (s.tokenizer == "gpt2") {
-        py << "# GPT-2's byte-pair encoding (chapter 2): tiktoken.get_encoding(\"gpt2\").encode(sentence,\n"
-           << "# allowed_special={\"<|endoftext|>\"}) gives these ids; written out so tiktoken is not needed.\n";
-    } else if (names_tokenizer_json(s.tokenizer)) {
-        py << "# The Hugging Face tokenizer " << s.tokenizer << ": tokenizers' Tokenizer.from_file(...)\n"
-           << "# .encode(sentence).ids gives these ids; written out so tokenizers is not needed.\n";
-    } else if (s.tokenizer == "simple") {
-        py << "# Chapter 2's SimpleTokenizerV2, its vocabulary the sorted words and punctuation of "
-           << (s.corpus_file ? "the corpus " + *s.corpus_file : std::string(two ? "both texts" : "the text"))
-           << "\n# plus <|endoftext|> and <|unk|>: tokenizer.encode(sentence) gives these ids.\n";
-    } else {
-        py << "# Seed 004's words (commas dropped, split at whitespace) and their ids in the sorted\n"
-           << "# vocabulary, written out: this text holds characters Python's str.split() treats otherwise.\n";
-    }
+    const TokenizerRow& tokenizer = tokenizer_row(s.tokenizer);
+    const std::string corpus = s.corpus_file ? "the corpus " + *s.corpus_file : std::string(two ? "both texts" : "the text");
+    py << fill_in(tokenizer.python_ids, {{"{path}", s.tokenizer}, {"{corpus}", corpus}}) << "\n";
     py << "token_ids = " << py_ints(run.tokens.ids, 12) << "\n"
        << "tokens = " << py_strs(run.tokens.tokens, 9) << "  # each id's text\n";
     if (two)

@@ -11,7 +11,7 @@
 
 
 #include "run/pipeline.h"
-#include "text/hf_tokenizer.h"
+#include "text/tokenizer_table.h"
 #include "numerics/block_means.h"
 #include "numerics/gemm.h"
 
@@ -184,9 +184,11 @@ double compute_seconds(const Shapes& x, const Settings& s, const KeptStages& kee
     const double passes = 5.0 + (x.draws_dropout ? 2.0 * x.B : 0.0);
     const double kept = kept_squares(x, keep) * TS;
     const double elements = x.H * seen * passes + x.B * x.T * x.H * x.hv;
-    const bool random_table = s.embedding == "random" || s.tokenizer != "words" || s.d_in != 3 || s.vocab_size;
-    // A tokenizer.json is not read for an estimate: Qwen's 152064 bounds today's models' vocabularies.
-    const int64_t tokenizer_vocab = s.tokenizer == "gpt2" ? 50257 : names_tokenizer_json(s.tokenizer) ? 152064 : 50000;
+    // An unknown tokenizer is refused when the texts are tokenized: estimated as the largest.
+    const TokenizerRow* tokenizer = find_tokenizer(s.tokenizer);
+    const bool random_table =
+        s.embedding == "random" || !tokenizer || !tokenizer->book_vectors || s.d_in != 3 || s.vocab_size;
+    const int64_t tokenizer_vocab = tokenizer ? tokenizer->vocab_size : tokenizer_rows().back().vocab_size;
     const double vocab = static_cast<double>(s.vocab_size.value_or(tokenizer_vocab));
     const double params = x.simplified ? 0.0 : x.H * x.d * (2.0 * x.hd + x.hv) + (x.mha ? x.d_out * x.d_out : 0.0);
     const double draws = (x.draws_dropout ? 2.0 * x.B * x.H * TS : 0.0) + params + (random_table ? vocab * x.d : 0.0) +

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 
-#include "text/gpt2_tokenizer.h"
-#include "text/hf_tokenizer.h"
 #include "run/memory_budget.h"
-#include "text/simple_tokenizer.h"
+#include "text/tokenizer_table.h"
 
 namespace attn {
 
@@ -14,49 +12,15 @@ namespace {
 // A longer text is refused before it is embedded. At 8192 tokens, 12 heads of a 768-wide
 // mha are 3 GB of weights alone: the budget decides what of such a run can be kept.
 constexpr size_t kMaxTokens = 8192;
-constexpr int64_t kWordsVocabSize = 50000;  // seed 004's nn.Embedding(50_000, 3)
 constexpr int64_t kMaxTableElements = 400'000'000;
 
 // Tokenizes the texts; vocab_size is set to the tokenizer's vocabulary size.
 std::vector<Tokenized> tokenize(const Settings& s, const std::vector<std::string>& texts, int64_t& vocab_size) {
-    std::vector<Tokenized> out;
-    if (s.tokenizer == "words") {
-        const WordsTokenizer words(texts);
-        for (const std::string& t : texts) out.push_back(words.encode(t));
-        vocab_size = kWordsVocabSize;
-    } else if (s.tokenizer == "simple") {
-        // The vocabulary comes from a corpus: the file the user chose, else the typed texts.
-        std::string corpus;
-        if (s.corpus_file) corpus = SimpleTokenizerV2::load_corpus(*s.corpus_file);
-        else for (const std::string& t : texts) corpus += t + "\n";
-        const SimpleTokenizerV2 simple(corpus);
-        for (const std::string& t : texts) {
-            Tokenized tok = simple.encode(t);
-            for (const int64_t id : tok.ids)
-                tok.special.push_back(id == simple.end_of_text_id() || id == simple.unknown_id());
-            out.push_back(std::move(tok));
-        }
-        vocab_size = simple.vocab_size();
-    } else if (s.tokenizer == "gpt2") {
-        const Gpt2Tokenizer& gpt2 = gpt2_tokenizer();
-        for (const std::string& t : texts) {
-            Gpt2Encoding enc = gpt2.encode_with_spans(t);
-            for (size_t i = 0; i < enc.tokenized.ids.size(); ++i) {
-                enc.tokenized.special.push_back(gpt2.is_special(enc.tokenized.ids[i]));
-                enc.tokenized.word.push_back(static_cast<int64_t>(enc.words[i]));
-            }
-            out.push_back(std::move(enc.tokenized));
-        }
-        vocab_size = gpt2.vocab_size();
-    } else if (names_tokenizer_json(s.tokenizer)) {  // a Hugging Face tokenizer.json
-        const std::shared_ptr<const HfTokenizer> hf = HfTokenizer::cached(s.tokenizer);
-        for (const std::string& t : texts) out.push_back(hf->encode(t));
-        vocab_size = hf->vocab_size();
-    } else {
-        throw InputError("unknown tokenizer '" + s.tokenizer + "' (words, simple, gpt2, or a PATH/tokenizer.json)");
-    }
-    if (s.corpus_file && s.tokenizer != "simple") throw InputError("a corpus file is only used by the simple tokenizer");
-    return out;
+    const TokenizerRow& row = tokenizer_row(s.tokenizer);
+    if (s.corpus_file && !row.takes_corpus) throw InputError("a corpus file is only used by the simple tokenizer");
+    Encoded encoded = row.encode(s.tokenizer, s.corpus_file, texts);
+    vocab_size = encoded.vocab_size;
+    return std::move(encoded.texts);
 }
 
 bool all_book_words(const std::vector<Tokenized>& texts) {
@@ -77,12 +41,12 @@ std::vector<EmbeddingStages> embed(const Settings& s, std::vector<Tokenized>& te
                          std::to_string(*s.context_length));
 
     const bool book = s.embedding == "book" ||
-                      (s.embedding == "auto" && s.tokenizer == "words" && s.d_in == 3 && !s.vocab_size &&
+                      (s.embedding == "auto" && tokenizer_row(s.tokenizer).book_vectors && s.d_in == 3 && !s.vocab_size &&
                        all_book_words(texts));
     std::vector<std::vector<int64_t>> ids;
     if (book) {
         if (s.d_in != 3) throw InputError("the book embedding is 3-dimensional: d_in must be 3, got " + std::to_string(s.d_in));
-        if (s.tokenizer != "words") throw InputError("the book embedding takes the words tokenizer");
+        if (!tokenizer_row(s.tokenizer).book_vectors) throw InputError("the book embedding takes the words tokenizer");
         for (Tokenized& t : texts) {
             for (size_t i = 0; i < t.tokens.size(); ++i) {
                 const auto id = book_word_id(t.tokens[i]);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "settings/settings.h"
+#include "text/tokenizer_table.h"
 
 namespace attn {
 
@@ -83,7 +84,7 @@ std::vector<SettingRow> make_rows() {
                "", "Exact token ids, such as 15496,995: the model reads them as they are, its tokenizer skipped."},
               "token_ids = [...]: the ids as given, no tokenizer", true}),
          FIELD(ids)));
-    SettingSpec tokenizer = row({"tokenizer", "--tokenizer", T::Choice, "", 0, 0, {"words", "simple", "gpt2"}, all, "", "",
+    SettingSpec tokenizer = row({"tokenizer", "--tokenizer", T::Choice, "", 0, 0, tokenizer_names(), all, "", "",
               Reruns::Embedding, {"Tokenizer", C::Own, 0, 0, false, Unset::None, "", "", ""},
               "a split on spaces, chapter 2's SimpleTokenizerV2, tiktoken.get_encoding(\"gpt2\"), or a Hugging Face "
               "PATH/tokenizer.json (byte-level BPE)"});
