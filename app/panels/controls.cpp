@@ -48,7 +48,7 @@ std::vector<ModelEntry> model_entries(const ControlValues& c) {
     static const std::vector<attn::FoundCheckpoint> found = attn::find_huggingface_gpt2();
     static const std::vector<attn::FoundCheckpoint> found_llama = attn::find_huggingface_llama();
     std::vector<ModelEntry> entries = {{std::nullopt, "Chapter 3 module (attention variants)"},
-                                       {"gpt-ch4", "GPTModel, chapter 4 (seeded, untrained)"},
+                                       {attn::kSeededModel, "GPTModel, chapter 4 (seeded, untrained)"},
                                        {attn::kShippedModel, std::string("Trained: ") + attn::kShippedModel +
                                                                  " (shipped with attnscope" +
                                                                  platform::download_note(attn::kShippedModel) + ")"}};
@@ -95,7 +95,7 @@ void draw_controls(LiveRun& live, float& ui_scale, const Fonts& fonts, WidgetRec
         if (key == "model") draw_model_list(c, rects);
         else if (c.model && !row.with_model) continue;  // a model has its own tokens, sizes and weights
         else if (!c.model && std::string(row.needs) == "model") continue;  // generation's: a model's only
-        else if (key == "seed" && c.model && *c.model != "gpt-ch4") continue;  // a checkpoint is not drawn from it
+        else if (key == "seed" && c.model && !attn::is_seeded_model(c.model)) continue;  // a checkpoint is not drawn from it
         else if (key == "tokenizer") draw_tokenizer_controls(c, live.corpus, rects);  // and the corpus field
         else if (key == "variant") draw_variant_list(row, c, rects);
         else draw_setting(row, c, rects);

@@ -41,7 +41,7 @@ std::shared_ptr<attn::Run> Worker::compute(const attn::Settings& settings, int d
 
 std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings, int detail_head, bool append_only) {
     const std::string& name = *settings.model;
-    const bool seeded = name == "gpt-ch4";
+    const bool seeded = attn::is_seeded_model(name);
     if (!model_ || model_->name != name || (seeded && model_->seed != settings.attention.seed)) {
         {
             std::lock_guard<std::mutex> lock(mutex_);

@@ -14,6 +14,9 @@
 namespace attn {
 
 const char* const kShippedModel = "sotu-small";
+const char* const kSeededModel = "gpt-ch4";
+
+bool is_seeded_model(const std::optional<std::string>& name) { return name && *name == kSeededModel; }
 
 namespace {
 
@@ -164,14 +167,14 @@ std::string llama_family_folder(const std::string& name) {
 }
 
 bool is_model_name(const std::string& name) {
-    return name == "gpt-ch4" || name == kShippedModel ||
+    return name == kSeededModel || name == kShippedModel ||
            std::find(std::begin(kGpt2Sizes), std::end(kGpt2Sizes), name) != std::end(kGpt2Sizes);
 }
 
 LoadedModel load_model(const std::string& name, uint64_t seed) {
     LoadedModel m;
     m.name = name;
-    if (name == "gpt-ch4") {
+    if (is_seeded_model(name)) {
         m.dtype = "float32";
         m.seed = seed;
         m.model = std::make_shared<const GptModel>(build_gpt_ch4(gpt_config_124m(), seed));

@@ -10,6 +10,7 @@
 //   anything else        a checkpoint: a .safetensors file or a folder holding model.safetensors
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ struct ModelShape {
 ModelShape model_shape(const LoadedModel& model);
 
 extern const char* const kShippedModel;  // "sotu-small"
+extern const char* const kSeededModel;   // "gpt-ch4"
+
+// Whether Settings::model names the model drawn from the seed (chapter 4's GPTModel after
+// torch.manual_seed): the only one --seed changes; a checkpoint's weights are its own.
+bool is_seeded_model(const std::optional<std::string>& name);
 
 // The folder of the shipped model (data_path("models/sotu-small")).
 std::string shipped_model_dir();

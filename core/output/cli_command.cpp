@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/model_source.h"
 #include "text/utf8.h"
 
 namespace attn {
@@ -60,7 +61,7 @@ std::string cli_command(const Settings& s) {
         if (!alone) item += " " + shell_quote(flags[++i]);
         const std::string key = row.key;
         if (key == "variant") continue;
-        if (s.model && (!applies(row, s) || (key == "seed" && *s.model != "gpt-ch4"))) continue;
+        if (s.model && (!applies(row, s) || (key == "seed" && !is_seeded_model(s.model)))) continue;
         if (key == "model") cmd.insert(std::string("attnscope-cli").size(), item);
         else cmd += item;
     }

@@ -6,6 +6,7 @@
 #include "settings/setting_table.h"
 #include "settings/settings.h"
 #include "base/decimal_text.h"
+#include "model/model_source.h"
 
 namespace attn {
 
@@ -139,7 +140,7 @@ void check_ranges(const Settings& s) {
 
 void check_applicable(const Settings& s) {
     const Variant v = s.attention.variant;
-    if (s.model && *s.model != "gpt-ch4" && s.attention.seed != Settings{}.attention.seed)
+    if (s.model && !is_seeded_model(s.model) && s.attention.seed != Settings{}.attention.seed)
         throw ArgsError("--seed draws chapter 4's model (--model gpt-ch4); a checkpoint's weights are its own");
     for (const SettingRow* row : differing_settings(Settings{}, s)) {
         if (s.model && !row->with_model)
