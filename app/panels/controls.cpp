@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "panels/control_widgets.h"
+#include "views/control_widgets.h"
 #include "panels/setting_widgets.h"
 #include "panels/tokenizer_controls.h"
 #include "platform/platform.h"

@@ -8,21 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "state/view_state.h"
-#include "graphics/heatmap.h"
+#include "panels/app_context.h"
 #include "views/matrix_widget.h"
-#include "state/live_run.h"
 
 namespace app {
 
 enum class FileAction { WindowPng, TraceJson, AllStages, PythonFile, SaveSession, OpenSession, OpenModel, Matrix };
-
-struct AppContext {  // what file actions read and change
-    LiveRun& live;
-    ViewState& classroom;
-    float& ui_scale;
-    const HeatmapPainter& painter;
-};
 
 // Does the action now. Window PNGs are only scheduled (ViewState::window_png): the
 // window is read after it is drawn. Records the outcome in last_export / last_session.

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "panels/control_widgets.h"
+#include "views/control_widgets.h"
 #include "imgui_internal.h"  // HoveredIdTimer: a tooltip waits, as a desktop's does
 
 namespace app {

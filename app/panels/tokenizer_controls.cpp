@@ -2,7 +2,7 @@
 
 #include "platform/platform.h"
 
-#include "panels/control_widgets.h"
+#include "views/control_widgets.h"
 #include "text/simple_tokenizer.h"
 #include "text/tokenizer_table.h"
 #include "views/wrapping.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "panels/control_widgets.h"
+#include "views/control_widgets.h"
 #include "views/stage_labels.h"
 #include "views/wrapping.h"
 

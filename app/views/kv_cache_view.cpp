@@ -5,7 +5,7 @@
 
 #include "attention/variants/weight_split.h"
 #include "graphics/ui_colors.h"
-#include "panels/control_widgets.h"
+#include "views/control_widgets.h"
 #include "views/stage_labels.h"
 #include "views/stepper_parts.h"
 #include "views/wrapping.h"

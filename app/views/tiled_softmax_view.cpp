@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "graphics/ui_colors.h"
-#include "panels/control_widgets.h"
+#include "views/control_widgets.h"
 #include "views/stage_labels.h"
 #include "views/stepper_parts.h"
 #include "views/wrapping.h"

@@ -1,6 +1,7 @@
 #pragma once
-// The widgets of the left panel, each recording its rectangle under a name for the
-// state file: captions above full-width controls, readable at any panel width.
+// The controls of the left panel and of the views that have their own (the data
+// sampler's, the KV cache's, the tiled softmax's), each recording its rectangle under a
+// name for the state file: captions above full-width controls, readable at any width.
 #include <string>
 
 #include "imgui.h"

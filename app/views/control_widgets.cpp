@@ -1,4 +1,4 @@
-#include "panels/control_widgets.h"
+#include "views/control_widgets.h"
 
 #include "views/wrapping.h"
 
