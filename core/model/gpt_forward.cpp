@@ -74,8 +74,8 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
 GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
                      std::vector<Eigen::Index> logit_rows) {
     // In one go: the logits in one product. Blocks of ~2^24 multiply-adds are for a
-    // page that draws between steps; at 16 rows each, they repacked the output head for
-    // every block and made GPT-2 small's forward at T = 64 45 % slower (213 -> 308 ms).
+    // page that draws between steps; at 16 rows each they repack the output head (50257
+    // x d) for every block, which costs more than the block's product.
     GptForward forward(model, ids, keep, std::numeric_limits<double>::infinity(), std::move(logit_rows));
     while (!forward.done()) forward.step();
     return forward.take();

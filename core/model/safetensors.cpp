@@ -217,8 +217,7 @@ void tensor_to_floats(const unsigned char* data, const TensorEntry& entry, float
                              "; model weights must be F32, F16 or BF16");
     const int64_t n = entry.elements();
     // A Llama layer's weights are widened at every forward (llama_checkpoint.h): in parts
-    // over the engine's threads, which would otherwise wait for one (a Llama-3.2-1B-shaped
-    // forward of 64 tokens at two threads: 843-927 -> 772-845 ms, runs alternated).
+    // over the engine's threads, which would otherwise wait for one.
     in_parts(n, int64_t{1} << 18, [&](int64_t from, int64_t to) { widen(data, entry.dtype, out, from, to); });
 }
 

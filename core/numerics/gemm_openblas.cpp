@@ -86,9 +86,8 @@ void detail::multiply(float alpha, const ConstMatrixView& a, Transpose ta, const
     }
     // Each thread packs the operand it shares in full: with a few rows against a wider
     // operand (a layer's weights and a few tokens), split its columns instead, in
-    // multiples of 16 (OpenBLAS's kernels' tile). Two threads, T = 64: SmolLM2-135M's
-    // shape 147 -> 118 ms, GPT-2 small's 100 -> 88 ms. At 256 rows the row split was
-    // 4-6% faster for the seed documents' MHA (6.56-7.01 vs 6.86-6.98 ms, alternated).
+    // multiples of 16 (OpenBLAS's kernels' tile), so that each packs only its part of the
+    // weights. From 256 rows on, splitting the rows was the faster (docs/speed.md).
     const bool by_columns = m <= 128 && m < n;
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (int t = 0; t < threads; ++t) {

@@ -1,9 +1,7 @@
 #include "numerics/memory.h"
 
-// <cstdlib> brings glibc's <features.h>, which defines __GLIBC__: memory.h includes
-// nothing, and without this the checks below were false on Debian too, so the engine
-// handed its freed memory back and faulted it in again (GPT-2 small's forward at T = 64
-// 213 -> 250 ms, 2026-11-26 to -27).
+// <cstdlib> brings glibc's <features.h>, which defines __GLIBC__: without it the checks
+// below are false on glibc too, and the engine would hand its freed memory back.
 #include <cstdlib>
 #if defined(__linux__) && !defined(__EMSCRIPTEN__) && !defined(__GLIBC__)
 #error "numerics/memory.cpp: glibc not detected on Linux: freed memory would go back to the kernel"
@@ -17,16 +15,14 @@ namespace attn {
 
 #ifdef __GLIBC__
 void keep_freed_memory_mapped() {
-    // Blocks up to 1 GB from the heap, where freed ones are reused. The manual gives 32 MB
-    // as the largest threshold and Debian's glibc 2.36 takes 1 GB: a 154 MB table (GPT-2's
-    // embedding) came back as fresh pages each time with 32 MB (74 ms of faults per
-    // allocation, 4 ms reused). A glibc that refuses it keeps 32 MB.
+    // Blocks up to 1 GB from the heap, where freed ones are reused: GPT-2's 154 MB
+    // embedding table must not come back as fresh pages each run. The manual gives 32 MB as
+    // the largest threshold; Debian's glibc takes 1 GB, and one that refuses keeps 32 MB.
     if (mallopt(M_MMAP_THRESHOLD, 1 << 30) == 0) mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    // Never trim the heap's free top on free (-1: mallopt(3)). It was 1 GB: a run of GPT-2
-    // small at T = 1024 holds 1.1 GB, freeing it passed the threshold, glibc gave the
-    // heap's top back (brk) and the next forward faulted it in again (20% of its time in the kernel: 2031-2045 -> 1686-1703 ms
-    // as the app runs, one thread, 2026-11-28). The app hands memory back itself once idle
-    // (return_freed_memory).
+    // Never trim the heap's free top on free (-1: mallopt(3)): with any threshold a large
+    // run (GPT-2 small at T = 1024 holds 1.1 GB) passes it as it is freed, glibc gives the
+    // top back and the next forward faults it all in again. The app hands memory back
+    // itself once idle (return_freed_memory). docs/speed.md has the figures.
     mallopt(M_TRIM_THRESHOLD, -1);
     mallopt(M_ARENA_MAX, 1);  // OpenMP threads allocate too: one heap, so all of it is reused
 }
