@@ -6,6 +6,8 @@
 // and within a frame for the shipped model (BM_ShippedModel*). Threads: OMP_NUM_THREADS.
 #include <benchmark/benchmark.h>
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "numerics/blas_kernels.h"
@@ -88,6 +90,47 @@ void BM_ShippedModelAppend(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(attn::extend_model_run(before, more));
 }
 BENCHMARK(BM_ShippedModelAppend)->Arg(64)->Arg(127)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Typing at the end of a long text (issue 54): chapter 4's GPT-2-small-shaped model run
+// on T tokens as the app runs it (every head's weights, one head's every stage), and the
+// same run after its last token changed, its other rows reused (extend_model_run). Issue
+// 54 asks the edit to cost at most 1/20 of the full run at T = 1024, one thread.
+attn::Settings gpt_ch4_ids(int tokens, int64_t last) {
+    attn::Settings s;
+    s.model = attn::kSeededModel;
+    s.attention.seed = 123;
+    s.layer = 0;
+    s.head = 0;
+    std::vector<int64_t> ids = some_ids(tokens);
+    ids.back() = last;
+    std::string text;
+    for (const int64_t id : ids) text += (text.empty() ? "" : ",") + std::to_string(id);
+    s.ids = text;
+    return s;
+}
+
+const attn::LoadedModel& loaded_gpt_ch4() {
+    static const attn::LoadedModel model = attn::load_model(attn::kSeededModel, 123);
+    return model;
+}
+
+void BM_GptModelRun(benchmark::State& state) {
+    const attn::Settings s = gpt_ch4_ids(static_cast<int>(state.range(0)), 42);
+    for (auto _ : state) benchmark::DoNotOptimize(attn::run_model(s, loaded_gpt_ch4(), attn::default_budget()));
+}
+BENCHMARK(BM_GptModelRun)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_GptModelEditLast(benchmark::State& state) {
+    const int T = static_cast<int>(state.range(0));
+    const attn::ModelRun before = attn::run_model(gpt_ch4_ids(T, 42), loaded_gpt_ch4(), attn::default_budget());
+    const attn::Tokenized edited = attn::model_input_tokens(gpt_ch4_ids(T, 43), loaded_gpt_ch4());
+    for (auto _ : state) {
+        std::optional<attn::ModelRun> run = attn::extend_model_run(before, edited);
+        if (!run) return state.SkipWithError("the edit took a full run");
+        benchmark::DoNotOptimize(run);
+    }
+}
+BENCHMARK(BM_GptModelEditLast)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

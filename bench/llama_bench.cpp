@@ -12,12 +12,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "numerics/blas_kernels.h"
 #include "model/llama_cache.h"
 #include "model/llama_forward.h"
+#include "run/model_run.h"
 #include "numerics/gemm.h"
 #include "numerics/memory.h"
 
@@ -74,6 +76,52 @@ void BM_LlamaCachedToken(benchmark::State& state) {
     state.counters["peak_rss_mb"] = peak_rss_mb();
 }
 BENCHMARK(BM_LlamaCachedToken)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Typing at the end of a long text (issue 54): the model run on T tokens as the app runs
+// it (every head's weights, one head's every stage, the head scores), and the same run
+// after its last token changed, its other rows reused (extend_model_run). Exact ids: the
+// benchmark's folder has no tokenizer.json.
+attn::Settings llama_ids(const std::string& folder, int tokens, int64_t last, int64_t vocab) {
+    attn::Settings s;
+    s.model = folder;
+    s.layer = 0;
+    s.head = 0;
+    std::vector<int64_t> ids = some_ids(tokens, vocab);
+    ids.back() = last;
+    std::string text;
+    for (const int64_t id : ids) text += (text.empty() ? "" : ",") + std::to_string(id);
+    s.ids = text;
+    return s;
+}
+
+const attn::LoadedModel* loaded() {
+    static const std::unique_ptr<attn::LoadedModel> m = []() -> std::unique_ptr<attn::LoadedModel> {
+        const char* dir = std::getenv("ATTNSCOPE_LLAMA_BENCH");
+        return dir ? std::make_unique<attn::LoadedModel>(attn::load_model(dir, 0)) : nullptr;
+    }();
+    return m.get();
+}
+
+void BM_LlamaModelRun(benchmark::State& state) {
+    if (!loaded()) return state.SkipWithError("set ATTNSCOPE_LLAMA_BENCH to a Llama-family model folder");
+    const attn::Settings s = llama_ids(loaded()->file, static_cast<int>(state.range(0)), 42, model()->config().vocab_size);
+    for (auto _ : state) benchmark::DoNotOptimize(attn::run_model(s, *loaded(), attn::default_budget()));
+}
+BENCHMARK(BM_LlamaModelRun)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_LlamaModelEditLast(benchmark::State& state) {
+    if (!loaded()) return state.SkipWithError("set ATTNSCOPE_LLAMA_BENCH to a Llama-family model folder");
+    const int T = static_cast<int>(state.range(0));
+    const int64_t vocab = model()->config().vocab_size;
+    const attn::ModelRun before = attn::run_model(llama_ids(loaded()->file, T, 42, vocab), *loaded(), attn::default_budget());
+    const attn::Tokenized edited = attn::model_input_tokens(llama_ids(loaded()->file, T, 43, vocab), *loaded());
+    for (auto _ : state) {
+        std::optional<attn::ModelRun> run = attn::extend_model_run(before, edited);
+        if (!run) return state.SkipWithError("the edit took a full run");
+        benchmark::DoNotOptimize(run);
+    }
+}
+BENCHMARK(BM_LlamaModelEditLast)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -219,6 +219,18 @@ TEST_CASE("a Llama-family run extended from its KV cache gives the full run of t
         const std::optional<attn::ModelRun> again = attn::extend_model_run(*typed, tokenizer.encode(text + "!"));
         REQUIRE(again);
         check_same_run(*again, run_llama_text(loaded, text + "!"));
+        // Edited: the last characters changed (from the extended run), and cut short (from a
+        // full run): the rows before the edit are reused.
+        for (const std::string& edited : {text.substr(0, text.size() - 1) + "x", text.substr(0, text.size() - 2) + "q!"}) {
+            INFO(edited);
+            const std::optional<attn::ModelRun> ours = attn::extend_model_run(*typed, tokenizer.encode(edited));
+            REQUIRE(ours);
+            check_same_run(*ours, run_llama_text(loaded, edited));
+        }
+        const std::optional<attn::ModelRun> cut =
+            attn::extend_model_run(run_llama_text(loaded, text), tokenizer.encode(text.substr(0, 5)));
+        REQUIRE(cut);
+        check_same_run(*cut, shorter);
         // Generated, greedy and sampled, one run a token as the app's Generate: the tokens,
         // weights and next tokens of one run generating them all in view, and the random
         // stream where that run leaves it.

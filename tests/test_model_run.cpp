@@ -75,11 +75,65 @@ TEST_CASE("appending tokens from the KV cache gives the full run's weights and n
                        longer.trace->blocks[1].attention.heads[3].at("weights")) < 1e-5);
 }
 
+// Every head's weights, keys and values and the next tokens of `edited` against a fresh
+// full run of the same tokens.
+void check_same_as_full_run(const attn::ModelRun& edited, const attn::ModelRun& full) {
+    CHECK(edited.tokens.ids == full.tokens.ids);
+    REQUIRE(edited.trace->blocks.size() == full.trace->blocks.size());
+    for (size_t l = 0; l < full.trace->blocks.size(); ++l)
+        for (size_t h = 0; h < full.trace->blocks[l].attention.heads.size(); ++h) {
+            INFO("layer " << l << " head " << h);
+            const auto& ours = edited.trace->blocks[l].attention.heads[h];
+            const auto& theirs = full.trace->blocks[l].attention.heads[h];
+            CHECK(relative_gap(ours.at("weights"), theirs.at("weights")) < 1e-5);
+            CHECK(relative_gap(ours.at("keys"), theirs.at("keys")) < 1e-5);
+            CHECK(relative_gap(ours.at("values"), theirs.at("values")) < 1e-5);
+        }
+    REQUIRE(edited.next_tokens.size() == full.next_tokens.size());
+    for (size_t i = 0; i < full.next_tokens.size(); ++i) {
+        CHECK(edited.next_tokens[i].id == full.next_tokens[i].id);
+        CHECK(std::abs(edited.next_tokens[i].prob - full.next_tokens[i].prob) < 1e-5);
+    }
+    CHECK(edited.cache->ids == full.tokens.ids);
+}
+
+TEST_CASE("an edit reuses the rows before it: the full run's weights, keys, values and next tokens", "[model_run]") {
+    const attn::LoadedModel model = small_model();
+    const attn::Gpt2Tokenizer& gpt2 = attn::gpt2_tokenizer();
+    const std::string text = "a!b!c!d!e!f";  // 11 single-character tokens (the context is 16)
+    const attn::ModelRun run = run_text(model, text);
+    // The last token changed, one in the middle, more tokens after a changed one, fewer,
+    // fewer after a changed one.
+    for (const std::string& edited : {std::string("a!b!c!d!e!g"), std::string("a!b!a!d!e!f"),
+                                      std::string("a!b!c!d!e!g!h"), std::string("a!b!c!d!e"),
+                                      std::string("a!b!c!d!x")}) {
+        INFO(edited);
+        const std::optional<attn::ModelRun> ours = attn::extend_model_run(run, gpt2.encode(edited));
+        REQUIRE(ours);
+        CHECK(ours->extended);
+        check_same_as_full_run(*ours, run_text(model, edited));
+        // And on from the edited run, as typing goes on.
+        const std::optional<attn::ModelRun> more = attn::extend_model_run(*ours, gpt2.encode(edited + "!b"));
+        REQUIRE(more);
+        check_same_as_full_run(*more, run_text(model, edited + "!b"));
+    }
+    // An edit at the start leaves nothing to reuse; one too far back costs more steps
+    // than a full run.
+    CHECK_FALSE(attn::extend_model_run(run, gpt2.encode("b!b!c!d!e!f")));
+    CHECK(attn::most_cached_steps(11) == 8);
+    CHECK_FALSE(attn::extend_model_run(run, gpt2.encode("a?b!c!d!e!f")));  // 10 steps
+    CHECK(attn::most_cached_steps(1024) == 32);
+    // A text cut short from an extended run: its last row's logits are gone with it.
+    const std::optional<attn::ModelRun> typed = attn::extend_model_run(run, gpt2.encode(text + "!"));
+    REQUIRE(typed);
+    CHECK_FALSE(attn::extend_model_run(*typed, gpt2.encode("a!b!c")));
+}
+
 TEST_CASE("a text that does not extend the run, or outgrows the context, takes a full run", "[model_run]") {
     const attn::LoadedModel model = small_model();
     const attn::ModelRun run = run_text(model, "a!b");
     const attn::Gpt2Tokenizer& gpt2 = attn::gpt2_tokenizer();
-    CHECK_FALSE(attn::extend_model_run(run, gpt2.encode("a!c!d")));  // another prefix
+    CHECK_FALSE(attn::extend_model_run(run, gpt2.encode("b!c!d")));  // no first token in common
     CHECK_FALSE(attn::extend_model_run(run, gpt2.encode("a!b")));    // nothing new
     CHECK_FALSE(attn::extend_model_run(run, gpt2.encode("a!b!a!a!a!a!a!a!a")));  // 17 > 16 tokens
     CHECK_FALSE(attn::extend_model_run(run, gpt2.encode("a!b Hello")));  // an id past the vocabulary

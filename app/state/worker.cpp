@@ -104,7 +104,8 @@ std::shared_ptr<const attn::ModelRun> Worker::append_to_last(const attn::Setting
         more = attn::extend_generated(*last_model_run_, s.next_at);
         for (int n = last_generate_ + 1; more && n < s.generate; ++n) more = attn::extend_generated(*more, s.next_at);
     } else if (s.generate == 0 && last_generate_ == 0) {
-        // Typed words that only add tokens to the last text's, as the model tokenizes them.
+        // A text typed or edited after its first tokens, as the model tokenizes it: the rows
+        // before the edit are the last run's, each token after it one cached step.
         if (std::optional<attn::Tokenized> tokens = model_tokens(s))
             more = attn::extend_model_run(*last_model_run_, *tokens, s.next_at);
     }

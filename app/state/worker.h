@@ -106,16 +106,18 @@ private:
     std::shared_ptr<attn::Run> compute(const attn::Settings& settings, int detail_head, bool overview_first);
     // A GPT model's run (settings.model): its layer settings.layer (0 when unset) as the
     // Run, head detail_head with every stage; null when it started a full run in steps.
-    // With `append_only`, text that only adds tokens to the last model run's is computed
-    // from its KV cache (one row a token; the detail head's stages come with the next run).
+    // With `append_only`, a text that keeps the last model run's first tokens is computed
+    // from its KV cache (extend_model_run: one row a token after the edit; the detail
+    // head's stages come with the next run).
     std::shared_ptr<attn::Run> compute_model(const attn::Settings& settings, int detail_head, bool append_only);
 
     // The model of the last model run (worker thread only): kept while only the text,
     // layer or head change; a 500 MB checkpoint takes ~0.3 s to read.
     std::optional<attn::LoadedModel> model_;
-    // The tokens `s` adds to the last model run's, from its cache; null when it adds none
-    // (another text, fewer generated tokens, other sampling settings) or cannot (the
-    // context is full, or the picked position's next tokens need a full run).
+    // `s`'s tokens from the last model run's cache; null when they keep none of its first
+    // tokens, need more steps than a full run costs, or cannot (fewer generated tokens,
+    // other sampling settings, the context full, a picked position's next tokens needing
+    // a full run).
     std::shared_ptr<const attn::ModelRun> append_to_last(const attn::Settings& s);
     size_t text_tokens(const attn::Settings& s) const;  // model_tokens' count
     // What model_ reads of `s` (attn::model_input_tokens: the token ids given, else the text

@@ -40,39 +40,17 @@ std::vector<Index> earlier_occurrences(const std::vector<int64_t>& ids) {
     return earlier;
 }
 
-// Sums run in double: a 1024-token head has a million weights, and float would lose the
-// last digits the tests compare.
-double total_mass(const Matrix& A) { return A.cast<double>().sum(); }
-
-double previous_token_mass(const Matrix& A) {
-    double mass = 0.0;
-    for (Index i = 1; i < A.rows(); ++i) mass += A(i, i - 1);
-    return mass;
-}
-
-double first_token_mass(const Matrix& A) {
-    double mass = 0.0;
-    if (A.cols() > 0)
-        for (Index i = 0; i < A.rows(); ++i) mass += A(i, 0);
-    return mass;
-}
-
-struct RepeatMass {
-    double duplicate = 0.0;
-    double induction = 0.0;
-};
-
-RepeatMass repeat_mass(const Matrix& A, const std::vector<int64_t>& ids) {
-    const std::vector<Index> earlier = earlier_occurrences(ids);
-    RepeatMass mass;
-    for (Index i = 0; i < A.rows(); ++i) {
-        // p < i, so the induction column p + 1 <= i stays inside the lower triangle.
-        for (Index p = earlier[i]; p >= 0; p = earlier[p]) {
-            mass.duplicate += A(i, p);
-            mass.induction += A(i, p + 1);
-        }
-    }
-    return mass;
+// A row's sum in double (a 1024-token head has a million weights, and float would lose the
+// last digits the tests compare), in eight running sums that vectorise: element j goes to
+// sum j % 8 whatever the row's length, so the zeros past a causal row's diagonal leave it
+// the same bits in a longer matrix.
+double row_mass(const float* row, Index n) {
+    double sums[8] = {};
+    Index j = 0;
+    for (; j + 8 <= n; j += 8)
+        for (int k = 0; k < 8; ++k) sums[k] += static_cast<double>(row[j + k]);
+    for (int k = 0; j < n; ++j, ++k) sums[k] += static_cast<double>(row[j]);
+    return ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5]) + (sums[6] + sums[7]));
 }
 
 double fraction(double on_template, double total) { return total == 0.0 ? 0.0 : on_template / total; }
@@ -125,27 +103,50 @@ Matrix head_template(HeadType type, const std::vector<int64_t>& ids) {
 }
 
 double head_score(const Matrix& weights, const std::vector<int64_t>& ids, HeadType type) {
-    check_square_over(weights, ids);
-    double on_template = 0.0;
+    const HeadScores s = head_scores(weights, ids);
     switch (type) {
-        case HeadType::PreviousToken: on_template = previous_token_mass(weights); break;
-        case HeadType::DuplicateToken: on_template = repeat_mass(weights, ids).duplicate; break;
-        case HeadType::Induction: on_template = repeat_mass(weights, ids).induction; break;
-        case HeadType::FirstToken: on_template = first_token_mass(weights); break;
+        case HeadType::PreviousToken: return s.previous_token;
+        case HeadType::DuplicateToken: return s.duplicate_token;
+        case HeadType::Induction: return s.induction;
+        case HeadType::FirstToken: return s.first_token;
     }
-    return fraction(on_template, total_mass(weights));
+    return 0.0;
 }
 
 HeadScores head_scores(const Matrix& weights, const std::vector<int64_t>& ids) {
-    check_square_over(weights, ids);
-    const double total = total_mass(weights);
-    const RepeatMass repeats = repeat_mass(weights, ids);
+    return scores_of(head_mass_prefixes(weights, ids).back());
+}
+
+HeadScores scores_of(const HeadMasses& m) {
     HeadScores s;
-    s.previous_token = fraction(previous_token_mass(weights), total);
-    s.duplicate_token = fraction(repeats.duplicate, total);
-    s.induction = fraction(repeats.induction, total);
-    s.first_token = fraction(first_token_mass(weights), total);
+    s.previous_token = fraction(m.previous_token, m.total);
+    s.duplicate_token = fraction(m.duplicate_token, m.total);
+    s.induction = fraction(m.induction, m.total);
+    s.first_token = fraction(m.first_token, m.total);
     return s;
+}
+
+std::vector<HeadMasses> head_mass_prefixes(const Matrix& A, const std::vector<int64_t>& ids,
+                                           std::vector<HeadMasses> before) {
+    check_square_over(A, ids);
+    const Index T = length(ids);
+    if (before.empty() || static_cast<Index>(before.size()) > T + 1) before.assign(1, HeadMasses{});
+    const std::vector<Index> earlier = earlier_occurrences(ids);
+    std::vector<HeadMasses> prefixes = std::move(before);
+    prefixes.reserve(static_cast<size_t>(T) + 1);
+    for (Index i = static_cast<Index>(prefixes.size()) - 1; i < T; ++i) {
+        HeadMasses m = prefixes.back();
+        m.total += row_mass(&A(i, 0), A.cols());
+        if (i > 0) m.previous_token += A(i, i - 1);
+        m.first_token += A(i, 0);
+        // p < i, so the induction column p + 1 <= i stays inside the lower triangle.
+        for (Index p = earlier[static_cast<size_t>(i)]; p >= 0; p = earlier[static_cast<size_t>(p)]) {
+            m.duplicate_token += A(i, p);
+            m.induction += A(i, p + 1);
+        }
+        prefixes.push_back(m);
+    }
+    return prefixes;
 }
 
 std::optional<HeadType> dominant_type(const HeadScores& s, double threshold) {

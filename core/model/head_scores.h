@@ -50,6 +50,20 @@ struct HeadScores {
 // head_score for its type.
 HeadScores head_scores(const Matrix& weights, const std::vector<int64_t>& ids);
 
+// What the scores divide, summed row by row (in double): the head's attention in all, and
+// on each template. A row's masses depend on that row and the ids up to it only, so a run
+// edited after its first k tokens keeps the masses of its rows before k.
+struct HeadMasses {
+    double total = 0.0, previous_token = 0.0, duplicate_token = 0.0, induction = 0.0, first_token = 0.0;
+};
+HeadScores scores_of(const HeadMasses& m);
+// The masses of rows [0, r) for r = 0..T (T + 1 of them), continuing `before` (the same
+// for another matrix whose rows and ids agree with these up to before.size() - 1; empty:
+// from row 0). The last is head_scores' masses: the same bits whether a row was summed here
+// or in `before` (a row's zeros past the diagonal add nothing).
+std::vector<HeadMasses> head_mass_prefixes(const Matrix& weights, const std::vector<int64_t>& ids,
+                                           std::vector<HeadMasses> before = {});
+
 // The type whose score is highest (the first in HeadType order among equals), if that score is
 // at least `threshold` (e.g. 0.4); otherwise nothing.
 std::optional<HeadType> dominant_type(const HeadScores& s, double threshold);

@@ -29,17 +29,28 @@ std::vector<TokenProbability> next_tokens_of(const RowVector& logits, const Samp
     return top;
 }
 
-void score_heads(ModelRun& run) {
+void score_heads(ModelRun& run, const ModelRun* previous, size_t kept) {
     const auto T = static_cast<Eigen::Index>(run.tokens.ids.size());
     Matrix uniform = Matrix::Zero(T, T);
     for (Eigen::Index i = 0; i < T; ++i) uniform.row(i).head(i + 1).setConstant(1.0f / static_cast<float>(i + 1));
     run.chance_scores = head_scores(uniform, run.tokens.ids);
+    const auto* before = previous && kept > 0 ? previous->head_masses.get() : nullptr;
+    auto masses = std::make_shared<std::vector<std::vector<std::vector<HeadMasses>>>>();
     run.head_scores.clear();
-    for (const BlockTrace& block : run.trace->blocks) {
+    for (size_t l = 0; l < run.trace->blocks.size(); ++l) {
         run.head_scores.emplace_back();
-        for (const HeadTrace& head : block.attention.heads)
-            run.head_scores.back().push_back(head_scores(head.at("weights"), run.tokens.ids));
+        masses->emplace_back();
+        const std::vector<HeadTrace>& heads = run.trace->blocks[l].attention.heads;
+        for (size_t h = 0; h < heads.size(); ++h) {
+            const std::vector<HeadMasses>* was = before ? &before->at(l).at(h) : nullptr;
+            masses->back().push_back(head_mass_prefixes(
+                heads[h].at("weights"), run.tokens.ids,
+                was ? std::vector<HeadMasses>(was->begin(), was->begin() + static_cast<std::ptrdiff_t>(kept) + 1)
+                    : std::vector<HeadMasses>{}));
+            run.head_scores.back().push_back(scores_of(masses->back().back().back()));
+        }
     }
+    run.head_masses = std::move(masses);
 }
 
 std::string layer_head(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
@@ -205,10 +216,11 @@ void ModelRunSteps::step() {
 
 namespace {
 
-// A trace of T tokens whose every head's weights are `before`'s (T0 x T0) in the top left
-// corner: the rows the new tokens' cached steps fill, the new columns of earlier rows
-// masked (0).
-GptTrace padded_weights(const GptTrace& before, const std::vector<int64_t>& ids, const std::vector<std::string>& kept) {
+// A trace of T tokens whose every head's weights are `before`'s first `kept_rows` rows
+// and columns in the top left corner: the rows the new tokens' cached steps fill, the new
+// columns of earlier rows masked (0).
+GptTrace padded_weights(const GptTrace& before, const std::vector<int64_t>& ids, Eigen::Index kept_rows,
+                        const std::vector<std::string>& kept) {
     const auto T = static_cast<Eigen::Index>(ids.size());
     GptTrace trace;
     trace.ids = ids;
@@ -223,8 +235,14 @@ GptTrace padded_weights(const GptTrace& before, const std::vector<int64_t>& ids,
         att.heads.resize(was.heads.size());
         for (size_t h = 0; h < was.heads.size(); ++h) {
             const Matrix& w = was.heads[h].at("weights");
-            Matrix weights = Matrix::Zero(T, T);
-            weights.topLeftCorner(w.rows(), w.cols()) = w;
+            // Written once, row by row (4 MB a head at T = 1024): a kept row's keys up to
+            // its own (the rest are masked, 0), the new rows 0 until their steps fill them.
+            Matrix weights(T, T);
+            for (Eigen::Index i = 0; i < T; ++i) {
+                const Eigen::Index copied = i < kept_rows ? i + 1 : 0;
+                weights.row(i).head(copied) = w.row(i).head(copied);
+                weights.row(i).tail(T - copied).setZero();
+            }
             att.heads[h].add("weights", std::move(weights), Axis::Tokens);
         }
     }
@@ -233,25 +251,35 @@ GptTrace padded_weights(const GptTrace& before, const std::vector<int64_t>& ids,
 
 }  // namespace
 
+size_t most_cached_steps(size_t tokens) { return std::max<size_t>(8, tokens / 32); }
+
 std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,
                                          std::optional<int> next_at) {
     const ModelShape shape = model_shape(previous.model);
     const std::vector<int64_t>& old_ids = previous.tokens.ids;
     const std::vector<int64_t>& ids = tokens.ids;
-    if (!previous.trace || ids.size() <= old_ids.size() || static_cast<int64_t>(ids.size()) > shape.context_length ||
-        !std::equal(old_ids.begin(), old_ids.end(), ids.begin()))
+    if (!previous.trace || ids.empty() || ids == old_ids || static_cast<int64_t>(ids.size()) > shape.context_length)
         return std::nullopt;
-    for (size_t i = old_ids.size(); i < ids.size(); ++i)
+    // The tokens both begin with keep previous's rows: under the causal mask a position's
+    // keys, values and weights do not depend on the tokens after it.
+    const auto kept = static_cast<size_t>(std::mismatch(old_ids.begin(), old_ids.end(), ids.begin(), ids.end()).first -
+                                          old_ids.begin());
+    if (kept == 0 || ids.size() - kept > most_cached_steps(ids.size())) return std::nullopt;  // a full run is cheaper
+    for (size_t i = kept; i < ids.size(); ++i)
         if (ids[i] < 0 || ids[i] >= shape.vocab_size) return std::nullopt;  // the full run words the refusal
-    const auto T0 = static_cast<Eigen::Index>(old_ids.size()), T = static_cast<Eigen::Index>(ids.size());
+    const auto T0 = static_cast<Eigen::Index>(kept), T = static_cast<Eigen::Index>(ids.size());
     const Eigen::Index position = next_at ? *next_at : T - 1;
     if (position < 0 || position >= T) return std::nullopt;  // the full run words the refusal
+    // A text cut short (no new token): its last row's logits are previous's, which an
+    // extended run keeps for its own last row only.
+    if (T == T0 && previous.extended) return std::nullopt;
     std::unique_ptr<GrowingCache> cache = growing_cache(previous);  // a copy: previous stays on screen
     if (!cache) return std::nullopt;
+    if (kept < old_ids.size()) cache->truncate(kept);
     ModelRun run;
     run.next_position = position;
     // Before the new tokens: the causal mask keeps their logits out of that row, so
-    // previous's next tokens there are the longer text's.
+    // previous's next tokens there are the new text's.
     if (position < T0) {
         if (previous.next_position == position) run.next_tokens = previous.next_tokens;
         else if (!previous.extended)  // a full run: that row's logits, from its final norm
@@ -263,7 +291,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     run.layer = previous.layer;
     run.head = -1;  // no head has every stage yet
     run.extended = true;
-    GptTrace trace = padded_weights(*previous.trace, ids, model_run_stages(run.model));
+    GptTrace trace = padded_weights(*previous.trace, ids, T0, model_run_stages(run.model));
     TokenStep step;
     for (Eigen::Index i = T0; i < T; ++i) {
         step = cache->append(ids[static_cast<size_t>(i)]);
@@ -276,12 +304,12 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     for (size_t l = 0; l < trace.blocks.size(); ++l)
         for (size_t h = 0; h < trace.blocks[l].attention.heads.size(); ++h)
             cache->add_keys_values(l, h, trace.blocks[l].attention.heads[h]);
-    trace.logits = step.logits;  // the last position's only
+    trace.logits = T > T0 ? step.logits : run_logits_at(previous, T - 1);  // the last position's only
     trace.logit_rows = {T - 1};
     run.trace = std::make_shared<const GptTrace>(std::move(trace));
     cache->store(run);
     run.sampler = previous.sampler;
-    score_heads(run);
+    score_heads(run, &previous, kept);
     return run;
 }
 

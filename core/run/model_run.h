@@ -39,6 +39,9 @@ struct ModelRun {
     // next generated token continues it (extend_generated).
     TokenSampler sampler;
     std::vector<std::vector<HeadScores>> head_scores;  // [layer][head], on the text's tokens
+    // Their masses row by row, [layer][head][r] for rows [0, r): what an edit after the
+    // first k tokens keeps (shared: copies of the run share them).
+    std::shared_ptr<const std::vector<std::vector<std::vector<HeadMasses>>>> head_masses;
     // What a head attending uniformly to what it may see scores on the same tokens: on a
     // short text even that puts much weight on the first token (row 0 has nothing else).
     HeadScores chance_scores;
@@ -54,7 +57,9 @@ struct ModelRun {
 // it when `how` samples.
 std::vector<TokenProbability> next_tokens_of(const RowVector& logits, const Sampling& how);
 // Every head's type scores, and what uniform causal attention scores on the same tokens.
-void score_heads(ModelRun& run);
+// With `previous` (whose first `kept` tokens and their rows are run's), those rows' masses
+// are previous's.
+void score_heads(ModelRun& run, const ModelRun* previous = nullptr, size_t kept = 0);
 // The logits after `position` of a run's trace: the row its forward computed, else one
 // row of the model's output head (either kind of model).
 RowVector run_logits_at(const ModelRun& run, Eigen::Index position);
@@ -121,19 +126,25 @@ std::vector<int64_t> parse_token_ids(const std::string& text);
 // tokenizer.json: ModelFileError where it has none).
 Tokenized model_input_tokens(const Settings& s, const LoadedModel& model);
 
-// `previous` with the tokens `tokens` adds to its own (its ids must start with
-// previous's), each new token one cached step (kv_cache.h, a Llama's llama_cache.h: its
-// query against the cached keys): every layer's and query head's weights gain a row and a
-// masked column. The next
-// tokens are `next_at`'s (unset: the last token's, from the last step): a new position's
-// from its step; an earlier one's are previous's (causal: tokens after a position do not
-// change its logits), from its next tokens when they are that position's, else from its
-// logits when it is a full run (an extended run keeps the last row only). The run keeps
-// every head's weights (and keys and values, model_run_stages'), not the detail head's other
-// stages: a full run brings those. Nothing when the tokens do not extend previous's, would pass the
-// context length, or next_at is past them or an earlier position previous cannot give.
+// `previous` edited into `tokens`: the first k tokens both have keep previous's keys,
+// values and every head's rows (causal: a position does not see the tokens after it), and
+// each token after them is one cached step (kv_cache.h, a Llama's llama_cache.h: its query
+// against the cached keys), which gives every layer's and query head's weights a row. So
+// typing at the end of a long text costs a token or two, not a forward; the weights are
+// the full run's within float rounding. The next tokens are `next_at`'s (unset: the last
+// token's): a new position's from its step; one before the new tokens is previous's, from
+// its next tokens when they are that position's, else from its logits when it is a full
+// run (an extended run keeps the last row only). The run keeps every head's weights (and
+// keys and values, model_run_stages'), not the detail head's other stages: a full run
+// brings those. Nothing (a full run is needed) when the tokens are previous's, share no
+// first token with them, need more than most_cached_steps steps, would pass the context
+// length, or next_at is past them or an earlier position previous cannot give.
 std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,
                                          std::optional<int> next_at = std::nullopt);
+// The most tokens extend_model_run steps through for a text of `tokens` tokens: a step
+// reads every weight for one token, the full forward once for all of them, and beyond
+// about T/32 steps (8 for short texts) it is the cheaper (docs/speed.md).
+size_t most_cached_steps(size_t tokens);
 // `previous` and one more generated token, as extend_model_run appends it: the one its
 // sampler picks from the logits after its last position, its random stream carried on.
 // What the app's Append and Generate do, one run a token: M such runs from a run of the

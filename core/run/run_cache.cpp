@@ -49,6 +49,7 @@ public:
         out.add("keys", cache_.keys[layer].block(0, col, T, hd), Axis::Tokens);
         out.add("values", cache_.values[layer].block(0, col, T, hd), Axis::Tokens);
     }
+    void truncate(size_t tokens) override { cache_.ids.resize(tokens); }  // its rows past them are written again
     void store(ModelRun& run) override { run.cache = std::make_shared<const GptCache>(std::move(cache_)); }
 
 private:
@@ -67,6 +68,11 @@ public:
         const Eigen::Index col = static_cast<Eigen::Index>(head) / c.group_size() * c.head_dim;
         out.add("keys_rotated", cache_.keys[layer].middleCols(col, c.head_dim), Axis::Tokens);
         out.add("values", cache_.values[layer].middleCols(col, c.head_dim), Axis::Tokens);
+    }
+    void truncate(size_t tokens) override {
+        cache_.ids.resize(tokens);
+        for (Matrix& m : cache_.keys) m.conservativeResize(static_cast<Eigen::Index>(tokens), m.cols());
+        for (Matrix& m : cache_.values) m.conservativeResize(static_cast<Eigen::Index>(tokens), m.cols());
     }
     void store(ModelRun& run) override { run.llama_cache = std::make_shared<const LlamaCache>(std::move(cache_)); }
 

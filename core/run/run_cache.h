@@ -44,6 +44,9 @@ public:
     // Query head `head` of `layer`: its keys and values for every token cached (its key/value
     // head's), under model_run_stages' names.
     virtual void add_keys_values(size_t layer, size_t head, HeadTrace& out) const = 0;
+    // Forgets every token from position `tokens` on (fewer than it holds): the next
+    // append is at that position.
+    virtual void truncate(size_t tokens) = 0;
     // Hands the grown cache over to `run`.
     virtual void store(ModelRun& run) = 0;
 };
