@@ -240,7 +240,7 @@ GptTrace padded_weights(const GptTrace& before, const std::vector<int64_t>& ids,
             Matrix weights(T, T);
             for (Eigen::Index i = 0; i < T; ++i) {
                 const Eigen::Index copied = i < kept_rows ? i + 1 : 0;
-                weights.row(i).head(copied) = w.row(i).head(copied);
+                if (copied > 0) weights.row(i).head(copied) = w.row(i).head(copied);  // w has kept_rows rows or more
                 weights.row(i).tail(T - copied).setZero();
             }
             att.heads[h].add("weights", std::move(weights), Axis::Tokens);
