@@ -188,7 +188,9 @@ double compute_seconds(const Shapes& x, const Settings& s, const KeptStages& kee
     const TokenizerRow* tokenizer = find_tokenizer(s.tokenizer);
     const bool random_table =
         s.embedding == "random" || !tokenizer || !tokenizer->book_vectors || s.d_in != 3 || s.vocab_size;
-    const int64_t tokenizer_vocab = tokenizer ? tokenizer->vocab_size : tokenizer_rows().back().vocab_size;
+    int64_t tokenizer_vocab = 0;
+    for (const TokenizerRow& row : tokenizer_rows())
+        if (!tokenizer || tokenizer == &row) tokenizer_vocab = std::max(tokenizer_vocab, row.vocab_size);
     const double vocab = static_cast<double>(s.vocab_size.value_or(tokenizer_vocab));
     const double params = x.simplified ? 0.0 : x.H * x.d * (2.0 * x.hd + x.hv) + (x.mha ? x.d_out * x.d_out : 0.0);
     const double draws = (x.draws_dropout ? 2.0 * x.B * x.H * TS : 0.0) + params + (random_table ? vocab * x.d : 0.0) +
