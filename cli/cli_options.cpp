@@ -50,6 +50,13 @@ std::string cli_usage() {
            "qwen3, and its safetensors) tokenizes --text with DIR/tokenizer.json and prints every layer's\n"
            "and head's weights and the next tokens; --ids 1,2,3 gives any model exact token ids instead;\n"
            "with --text, --emit-pytorch and --layer L --head H: a PyTorch program on scripts/llama_family.py.\n"
+           "With --model, on every model: --ablate L.H[,L.H...] switches heads off (--ablate-mode zero|mean,\n"
+           "--ablate-at P[,P...]); --patch L.H[,...] --patch-from TEXT (or --patch-from-ids IDS; --patch-at P)\n"
+           "takes those heads' outputs from another text of as many tokens; the JSON then has next_token of\n"
+           "the changed run and baseline_next_token. --logit-lens adds every layer's top 5 at each position;\n"
+           "--attribute ID[,ID2] splits that token's logit (minus ID2's) after --next-at's position into its\n"
+           "heads, MLPs and embeddings; --head-effects prob:ID|logit-diff:ID1,ID2 changes each head alone\n"
+           "(ablated, or patched with --patch-from) and gives the metric's change per layer and head.\n"
            "--tokenizer PATH/tokenizer.json: a Hugging Face byte-level BPE tokenizer for the chapter 3\n"
            "module; with --tokenize FILE (a JSON list of strings) only prints each string's token_ids,\n"
            "tokens and decoded text.\n"
@@ -70,6 +77,7 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         else if (flag == "--emit-pytorch") o.output.emit_pytorch = true;
         else if (flag == "--export") o.export_dir = flags.value();
         else if (flag == "--tokenize") o.tokenize_file = flags.value();
+        else if (o.interventions.read(flag, [&] { return flags.value(); })) continue;
         else throw attn::ArgsError("unknown argument '" + flag + "' (see --help)");
     }
     if (o.help) return o;
@@ -81,6 +89,15 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         throw attn::ArgsError("--tokenize only tokenizes: it takes --tokenizer PATH/tokenizer.json and nothing to run");
     if (o.settings.model && o.output.time_runs)
         throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");
+    if (o.interventions.any()) {
+        if (!o.settings.model)
+            throw attn::ArgsError("--ablate, --patch, --logit-lens, --attribute and --head-effects act on a model's heads: "
+                                  "give --model (the chapter 3 module has no layers)");
+        if (o.output.emit_pytorch || o.export_dir || !o.output.stages.empty() || o.settings.generate ||
+            o.settings.layer || o.settings.head)
+            throw attn::ArgsError("an intervention's run prints JSON only: --emit-pytorch, --export, --stages, "
+                                  "--generate, --layer and --head do not go with it yet");
+    }
     o.output.export_files = o.export_dir.has_value();
     // The app keeps the values of greyed-out controls; asked of the CLI, they would silently do nothing.
     attn::check_applicable(o.settings);

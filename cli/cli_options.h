@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "interventions/intervention_flags.h"
 #include "run/memory_budget.h"
 #include "settings/settings.h"
 
@@ -16,6 +17,9 @@ struct CliOptions {
     attn::OutputRequest output;             // --stages, --time, --emit-pytorch, --export
     std::optional<std::string> export_dir;  // --export DIR
     std::optional<std::string> tokenize_file;  // --tokenize FILE: only tokenize FILE's strings
+    // --ablate, --patch, --logit-lens, --attribute, --head-effects (with --model: a run of
+    // run/intervention_run.h). Not settings yet: the app's links do not carry them.
+    attn::InterventionFlags interventions;
     bool help = false;
 };
 

@@ -19,6 +19,7 @@
 #include "run/model_run.h"
 #include "run/llama_run.h"
 #include "output/llama_json.h"
+#include "output/intervention_json.h"
 #include "base/version.h"
 #include "numerics/blas_kernels.h"
 #include "numerics/machine.h"
@@ -114,6 +115,12 @@ int main(int argc, char** argv) {
         }
         const attn::Settings& s = o.settings;
         if (o.tokenize_file) return tokenize_strings(o);
+        if (o.interventions.any()) {  // every family, one path (model/language_model.h)
+            const attn::InterventionRun run = attn::run_interventions(
+                s, o.interventions, attn::load_model(*s.model, s.attention.seed), attn::budget_for(s));
+            attn::write_intervention_json(std::cout, run);
+            return std::cout.good() ? 0 : 1;
+        }
         // A folder, or a repository id of the Hugging Face cache.
         if (const std::string folder = s.model ? attn::llama_family_folder(*s.model) : ""; !folder.empty())
             return run_llama(o, folder);

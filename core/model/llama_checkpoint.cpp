@@ -217,6 +217,15 @@ RowVector LlamaCheckpoint::logits(const RowVector& h) const {
     return times_transposed(config_.tied_head ? "model.embed_tokens.weight" : "lm_head.weight", h);
 }
 
+RowVector LlamaCheckpoint::head_row(int64_t id) const {
+    if (id < 0 || id >= config_.vocab_size)
+        throw ModelFileError("token id " + std::to_string(id) + " is outside the model's vocabulary (0.." +
+                             std::to_string(config_.vocab_size - 1) + ")");
+    Matrix row;
+    read_rows(tensor(config_.tied_head ? "model.embed_tokens.weight" : "lm_head.weight"), id, 1, row);
+    return row.row(0);
+}
+
 RowVector LlamaCheckpoint::times_transposed(const std::string& name, const RowVector& x) const {
     const Found& f = tensor(name);
     const TensorEntry& e = *f.entry;

@@ -63,6 +63,8 @@ class LlamaCheckpoint {
     RowVector final_norm() const;
     // h (1 x d) @ head^T: 1 x vocab, straight from the file (row_products.h).
     RowVector logits(const RowVector& h) const;
+    // Token `id`'s row of the output head (embed_tokens' when tied): 1 x d, as float32.
+    RowVector head_row(int64_t id) const;
     // x (1 x in) @ W^T for the weight `name` ([out, in]) straight from the file: a token
     // through the KV cache multiplies one row by each weight, without a float copy of it.
     RowVector times_transposed(const std::string& name, const RowVector& x) const;

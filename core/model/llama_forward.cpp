@@ -40,11 +40,7 @@ Matrix swiglu_hidden(const LlamaLayer& w, const Matrix& normed2) {
     return (silu(linear(normed2, w.W_gate)).array() * linear(normed2, w.W_up).array()).matrix();  // T x ff
 }
 
-namespace {
-
-// Grouped-query attention with RoPE over one layer's normed inputs: every query head's
-// stages into `t`; returns the heads side by side (T x heads*hd).
-Matrix attention(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed, const RopeTables& rope,
+Matrix llama_heads(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed, const RopeTables& rope,
                  const KeptStages& keep, Trace& t) {
     const int H = c.heads, G = c.kv_heads, hd = c.head_dim;
     const Eigen::Index T = normed.rows();
@@ -80,8 +76,6 @@ Matrix attention(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed
     return concat;
 }
 
-}  // namespace
-
 LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep) {
     return llama_forward(model, ids, std::vector<KeptStages>(static_cast<size_t>(model.config().layers), keep));
 }
@@ -112,7 +106,7 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
         LlamaBlockTrace b;
         b.inputs = *x;
         b.normed1 = rms_norm(b.inputs, w.input_norm, c.rms_norm_eps);
-        const Matrix concat = attention(c, w, b.normed1, rope, keep_per_layer[static_cast<size_t>(i)], b.attention);  // T x H*hd
+        const Matrix concat = llama_heads(c, w, b.normed1, rope, keep_per_layer[static_cast<size_t>(i)], b.attention);  // T x H*hd
         b.attention.output = {linear(concat, w.W_out)};                             // o_proj: T x d
         b.residual1 = b.inputs + b.attention.output[0];
         b.normed2 = rms_norm(b.residual1, w.post_attention_norm, c.rms_norm_eps);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attention/kept_stages.h"
+#include "attention/rope.h"
 #include "attention/trace.h"
 #include "model/llama_checkpoint.h"
 
@@ -45,6 +46,12 @@ Matrix norm_slices(const Matrix& all, int n, int hd, const RowVector& weight, do
 // The MLP's hidden layer: silu(x @ W_gate^T) * (x @ W_up^T), T x intermediate_size
 // (the MLP's output is its product with W_down).
 Matrix swiglu_hidden(const LlamaLayer& w, const Matrix& normed2);
+
+// Grouped-query attention with RoPE over one layer's normed inputs: every query head's
+// stages into `t`; returns the heads' context vectors side by side (T x heads*hd), what
+// o_proj reads.
+Matrix llama_heads(const LlamaConfig& c, const LlamaLayer& w, const Matrix& normed, const RopeTables& rope,
+                   const KeptStages& keep, Trace& t);
 
 // The model's forward over `ids` (1 .. max_position_embeddings of them, each in the
 // vocabulary: ModelFileError otherwise). `keep` says which stages of each layer's heads

@@ -1,0 +1,16 @@
+#pragma once
+// The logit lens: what the model would say after each block, read by applying the final
+// norm and the output head to the residual stream there.
+#include <vector>
+
+#include "interventions/hooked_run.h"
+#include "model/next_token.h"
+
+namespace attn {
+
+// [entry][position]: the `top` most probable tokens, most probable first. Entry 0 reads
+// the embeddings, entry l + 1 the outputs of block l; the last is the model's own output.
+using LogitLens = std::vector<std::vector<std::vector<TokenProbability>>>;
+LogitLens logit_lens(const LanguageModel& model, const ModelActivations& run, int top = 5);
+
+}  // namespace attn
