@@ -24,11 +24,12 @@ std::vector<std::string> items_of(const std::string& flag, const std::string& te
     return items;
 }
 
-// A whole number from 0, else ArgsError naming the flag and `what` it should be.
-int64_t whole_number(const std::string& flag, const std::string& item, const char* what) {
+// A whole number from 0, else ArgsError naming the flag, `what` it should be and the
+// item it is part of.
+int64_t whole_number(const std::string& flag, const std::string& text, const char* what, const std::string& item) {
     int64_t n = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), n);
-    if (ec != std::errc() || end != item.data() + item.size() || n < 0)
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || n < 0)
         throw ArgsError(flag + " needs " + what + ", got '" + item + "'");
     return n;
 }
@@ -63,8 +64,8 @@ std::vector<HeadSite> parse_head_sites(const std::string& flag, const std::strin
     for (const std::string& item : items_of(flag, text)) {
         const size_t dot = item.find('.');
         if (dot == std::string::npos) throw ArgsError(flag + " needs heads as LAYER.HEAD (e.g. 5.1), got '" + item + "'");
-        const int64_t layer = whole_number(flag, item.substr(0, dot), "heads as LAYER.HEAD (e.g. 5.1)");
-        const int64_t head = whole_number(flag, item.substr(dot + 1), "heads as LAYER.HEAD (e.g. 5.1)");
+        const int64_t layer = whole_number(flag, item.substr(0, dot), "heads as LAYER.HEAD (e.g. 5.1)", item);
+        const int64_t head = whole_number(flag, item.substr(dot + 1), "heads as LAYER.HEAD (e.g. 5.1)", item);
         if (layer >= shape.layers)
             throw ArgsError(flag + ": the model has layers 0.." + std::to_string(shape.layers - 1) + ", got " + item);
         if (head >= shape.heads)
@@ -79,7 +80,7 @@ std::vector<HeadSite> parse_head_sites(const std::string& flag, const std::strin
 std::vector<int64_t> parse_positions(const std::string& flag, const std::string& text, int64_t tokens) {
     std::vector<int64_t> positions;
     for (const std::string& item : items_of(flag, text)) {
-        const int64_t p = whole_number(flag, item, "token positions from 0 (e.g. 0,3)");
+        const int64_t p = whole_number(flag, item, "token positions from 0 (e.g. 0,3)", item);
         if (p >= tokens)
             throw ArgsError(flag + ": position " + item + " is past the text (" + std::to_string(tokens) +
                             " tokens: 0.." + std::to_string(tokens - 1) + ")");
@@ -95,7 +96,7 @@ std::vector<int64_t> parse_vocab_ids(const std::string& flag, const std::string&
     if (items.size() > most) throw ArgsError(flag + " takes at most " + std::to_string(most) + " token ids, got '" + text + "'");
     std::vector<int64_t> ids;
     for (const std::string& item : items) {
-        const int64_t id = whole_number(flag, item, "token ids from 0");
+        const int64_t id = whole_number(flag, item, "token ids from 0", item);
         if (id >= shape.vocab_size)
             throw ArgsError(flag + ": token id " + item + " is outside the model's vocabulary (0.." +
                             std::to_string(shape.vocab_size - 1) + ")");

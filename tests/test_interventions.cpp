@@ -1,0 +1,212 @@
+// Interventions against PyTorch with forward hooks on the same modules:
+// tests/golden/intervention_golden.json, written by tests/golden/make_intervention_golden.py
+// (never by hand). GPT-2-shaped checkpoints in F32 and BF16 and the shipped model,
+// grouped-query Llama-family models in F16 and BF16 and Qwen3 with its q/k norms: heads
+// switched off (zero, mean, at some positions), patched from another text, the logit lens,
+// a logit split into its parts, every head's effect. Each number within kModelRelative of
+// its key's scale (tolerance.h); ids and names exactly. Then what must change nothing
+// changes nothing, bit for bit, and bad requests are refused in one line.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "interventions/hooked_run.h"
+#include "model/gpt_forward.h"
+#include "model/language_model.h"
+#include "model/llama_forward.h"
+#include "output/intervention_json.h"
+#include "run/intervention_run.h"
+#include "tolerance.h"
+
+using nlohmann::json;
+
+namespace {
+
+const std::string kTests = std::string(ATTNSCOPE_TESTS_DIR) + "/";
+
+const json& golden() {
+    static const json doc = [] {
+        std::ifstream in(kTests + "golden/intervention_golden.json");
+        if (!in) throw std::runtime_error("cannot open tests/golden/intervention_golden.json (run make_intervention_golden.py)");
+        return json::parse(in);
+    }();
+    return doc;
+}
+
+std::string model_path(const json& model) {
+    const std::string name = model["model"];
+    return name == attn::kShippedModel ? name : kTests + name;
+}
+
+// The largest |number| anywhere in `v`.
+double scale_of(const json& v) {
+    if (v.is_number_float()) return std::abs(v.get<double>());
+    double scale = 0.0;
+    if (v.is_array() || v.is_object())
+        for (const json& item : v) scale = std::max(scale, scale_of(item));
+    return scale;
+}
+
+// Every key of torch's object in ours (ours may have more: tokens' text), numbers within
+// kModelRelative of `scale`, the rest exactly. The first difference, "" if none.
+std::string differs(const json& ours, const json& torch, double scale, const std::string& path) {
+    if (torch.is_object()) {
+        for (const auto& [key, value] : torch.items()) {
+            if (!ours.contains(key)) return path + "." + key + ": missing";
+            if (std::string why = differs(ours.at(key), value, scale, path + "." + key); !why.empty()) return why;
+        }
+        return "";
+    }
+    if (torch.is_array()) {
+        if (!ours.is_array() || ours.size() != torch.size())
+            return path + ": length " + std::to_string(ours.size()) + ", torch " + std::to_string(torch.size());
+        for (size_t i = 0; i < torch.size(); ++i)
+            if (std::string why = differs(ours[i], torch[i], scale, path + "[" + std::to_string(i) + "]"); !why.empty())
+                return why;
+        return "";
+    }
+    if (torch.is_number_float()) {
+        const double diff = std::abs(ours.get<double>() - torch.get<double>());
+        if (diff <= attn::test::kModelRelative * scale) return "";
+        std::ostringstream why;
+        why.precision(9);
+        why << path << ": " << ours.get<double>() << ", torch " << torch.get<double>() << " (scale " << scale << ")";
+        return why.str();
+    }
+    return ours == torch ? "" : path + ": " + ours.dump() + ", torch " + torch.dump();
+}
+
+attn::InterventionFlags flags_of(const json& f) {
+    attn::InterventionFlags flags;
+    const auto text = [&](const char* key) { return f.contains(key) ? std::optional<std::string>(f[key]) : std::nullopt; };
+    flags.ablate = text("ablate");
+    flags.ablate_mode = text("ablate_mode");
+    flags.ablate_at = text("ablate_at");
+    flags.patch = text("patch");
+    flags.patch_at = text("patch_at");
+    flags.patch_from_ids = text("patch_from_ids");
+    flags.attribute = text("attribute");
+    flags.head_effects = text("head_effects");
+    flags.logit_lens = f.value("logit_lens", false);
+    return flags;
+}
+
+std::string ids_text(const std::vector<int64_t>& ids) {
+    std::string text;
+    for (const int64_t id : ids) text += (text.empty() ? "" : ",") + std::to_string(id);
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("Interventions on every family are PyTorch's with hooks: ablation, patching, logit lens, attribution, "
+          "head effects",
+          "[gpt][llama][interventions]") {
+    REQUIRE(golden()["models"].size() == 6);
+    for (const json& model : golden()["models"]) {
+        INFO(model["model"].get<std::string>() << " (" << model["dtype"].get<std::string>() << ")");
+        attn::Settings s;
+        s.model = model_path(model);
+        s.ids = ids_text(model["token_ids"]);
+        const attn::LoadedModel loaded = attn::load_model(*s.model, 0);
+        for (const json& c : model["cases"]) {
+            INFO("flags " << c["flags"].dump());
+            if (!c["next_at"].is_null()) s.next_at = c["next_at"].get<int>();
+            else s.next_at.reset();
+            const attn::InterventionRun run =
+                attn::run_interventions(s, flags_of(c["flags"]), loaded, attn::default_budget());
+            std::ostringstream out;
+            attn::write_intervention_json(out, run);
+            const json ours = json::parse(out.str());
+            for (const auto& [key, torch] : c["expected"].items()) {
+                double scale = scale_of(torch);
+                // An effect is a difference of two values of the metric: each carries the
+                // metric's rounding. A component's share carries the logit's.
+                if (key == "head_effects") scale = std::max(scale, scale_of(c["expected"]["head_effects_metric"]));
+                if (key == "attribution") scale = std::max(scale, std::abs(torch["logit"].get<double>()));
+                CHECK(differs(ours.at(key), torch, scale, key) == "");
+            }
+            if (run.attribution) {  // the parts add up to the logit
+                double sum = 0.0;
+                for (const attn::LogitComponent& part : run.attribution->components) sum += part.value;
+                CHECK(std::abs(sum - run.attribution->logit) <= attn::test::kModelRelative * std::abs(run.attribution->logit) + 1e-6);
+            }
+        }
+    }
+}
+
+TEST_CASE("Switching nothing off and patching a head from its own text change nothing, bit for bit, and a run "
+          "through the model interface is the forward's",
+          "[gpt][llama][interventions]") {
+    for (const std::string& name : {std::string(attn::kShippedModel), kTests + "golden/llama/qwen3-qknorm-mqa-f32"}) {
+        INFO(name);
+        const attn::LoadedModel loaded = attn::load_model(name, 0);
+        const auto lm = attn::language_model(loaded);
+        const std::vector<int64_t> ids = {5, 17, 3, 42, 8, 17, 3};
+        const attn::ModelActivations plain = attn::run_activations(*lm, ids);
+        attn::Intervention same;
+        same.kind = attn::Intervention::Kind::Patch;
+        same.heads = {{0, 0}, {1, 1}};
+        same.source = std::make_shared<attn::ModelActivations>(plain);
+        const attn::ModelActivations patched = attn::run_activations(*lm, ids, same);
+        attn::Intervention nothing;
+        nothing.kind = attn::Intervention::Kind::Zero;  // on no head
+        const attn::ModelActivations none = attn::run_activations(*lm, ids, nothing);
+        for (size_t l = 0; l < plain.blocks.size(); ++l) {
+            CHECK(patched.blocks[l].outputs == plain.blocks[l].outputs);
+            CHECK(none.blocks[l].outputs == plain.blocks[l].outputs);
+        }
+        // The traced forward the views draw computes the same residual stream.
+        if (loaded.model) {
+            const attn::GptTrace trace = attn::gpt_forward(*loaded.model, ids);
+            for (size_t l = 0; l < plain.blocks.size(); ++l) CHECK(trace.blocks[l].outputs == plain.blocks[l].outputs);
+        } else {
+            const attn::LlamaTrace trace = attn::llama_forward(*loaded.llama, ids);
+            for (size_t l = 0; l < plain.blocks.size(); ++l) CHECK(trace.blocks[l].outputs == plain.blocks[l].outputs);
+        }
+    }
+}
+
+TEST_CASE("Interventions refuse what the model or the text lacks in one line", "[interventions]") {
+    attn::Settings s;
+    s.model = attn::kShippedModel;
+    s.ids = "5,17,3,42";
+    const attn::LoadedModel loaded = attn::load_model(*s.model, 0);
+    const auto refused = [&](attn::InterventionFlags f) -> std::string {
+        try {
+            attn::run_interventions(s, f, loaded, attn::default_budget());
+        } catch (const attn::UserError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    attn::InterventionFlags f;
+    f.ablate = "4.0";
+    CHECK(refused(f) == "--ablate: the model has layers 0..3, got 4.0");
+    f.ablate = "0.8";
+    CHECK(refused(f) == "--ablate: the model has heads 0..7 a layer, got 0.8");
+    f.ablate = "0.1,0.1";
+    CHECK(refused(f) == "--ablate names 0.1 twice");
+    f.ablate = "0.1";
+    f.ablate_at = "4";
+    CHECK(refused(f) == "--ablate-at: position 4 is past the text (4 tokens: 0..3)");
+    f = {};
+    f.patch = "0.1";
+    f.patch_from_ids = "1,2,3";
+    CHECK(refused(f) == "--patch-from has 3 tokens and the text 4: a patch needs texts of as many tokens");
+    f = {};
+    f.attribute = "50257";
+    CHECK(refused(f) == "--attribute: token id 50257 is outside the model's vocabulary (0..50256)");
+    f = {};
+    f.head_effects = "logit-diff:5";
+    CHECK(refused(f) == "--head-effects logit-diff needs two token ids, ID1,ID2");
+    f = {};
+    f.logit_lens = true;
+    s.next_at = 9;
+    CHECK(refused(f) == "--next-at 9: the text has 4 tokens (positions 0..3)");
+}
