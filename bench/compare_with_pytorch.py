@@ -28,7 +28,9 @@ the logits of every position; attnscope's forward also keeps every layer's atten
 weights (what its model view draws). A second row times attnscope's forward as its app
 and CLI run it, with the logits of the last position only (the next tokens shown),
 against the same full PyTorch forward. Then attnscope's one more token through the KV cache,
-against its own full forward (issue 11 asks for at least 5x cheaper at T = 64).
+against its own full forward (issue 11 asks for at least 5x cheaper at T = 64). And every
+head's effect on the next token's probability when switched off at T = 32 (issue 55):
+PyTorch as TransformerLens loops, one full forward with a hook per head.
 
 The limit is the time the forward's matrix products need at the rate OpenBLAS's sgemm
 reaches on this machine for each product's shape (measured here through torch.mm, the
@@ -131,7 +133,29 @@ def pytorch_gpt_times():
         for T in GPT_SIZES:
             ids = torch.tensor([[(i * 7919 + 13) % 50257 for i in range(T)]])  # gpt_bench's some_ids
             out[f"BM_GptForward/{T}/real_time"] = median_seconds(lambda: model(ids), min_runs=3)
+        out["BM_GptHeadEffects/32/real_time"] = median_seconds(lambda: hooked_head_effects(model, 32), min_runs=3)
     return out
+
+
+def hooked_head_effects(model, T, target=42):
+    """Every head's effect on softmax(logits)[target] at the last position when switched off:
+    a forward pre-hook on each block's out_proj zeroes the head's slice of z, one full hooked
+    forward per head (TransformerLens's loop), after the run without it."""
+    ids = torch.tensor([[(i * 7919 + 13) % 50257 for i in range(T)]])
+    base = torch.softmax(model(ids)[0, -1], dim=-1)[target]
+    H = model.trf_blocks[0].att.num_heads
+    hd = model.trf_blocks[0].att.head_dim
+    effects = torch.empty(len(model.trf_blocks), H)
+    for layer, block in enumerate(model.trf_blocks):
+        for h in range(H):
+            def zero(module, inputs, h=h):
+                z = inputs[0].clone()
+                z[..., h * hd:(h + 1) * hd] = 0.0
+                return (z,)
+            handle = block.att.out_proj.register_forward_pre_hook(zero)
+            effects[layer, h] = torch.softmax(model(ids)[0, -1], dim=-1)[target] - base
+            handle.remove()
+    return effects
 
 
 def sgemm_seconds(m, k, n, count=1):
@@ -192,6 +216,10 @@ def print_gpt_rows(engine, peer, usual):
         limit = gpt_limit_seconds(T, 1)
         print(f"{'  next tokens only (as the app runs)':<38}{fmt(shown):>12}{fmt(theirs):>12}{theirs / shown:>9.2f}x"
               f"{fmt(theirs_usual):>16}{theirs_usual / shown:>9.2f}x{fmt(limit):>11}{shown / limit:>8.2f}x")
+    name = "BM_GptHeadEffects/32/real_time"
+    ours, theirs, theirs_usual = engine[name], peer[name], usual[name]
+    print(f"{'every head switched off, T=32':<38}{fmt(ours):>12}{fmt(theirs):>12}{theirs / ours:>9.2f}x"
+          f"{fmt(theirs_usual):>16}{theirs_usual / ours:>9.2f}x")
     for T, name in ((64, "BM_GptCachedToken/64/real_time"), (1024, "BM_GptCachedToken/1023/real_time")):
         cached, full = engine[name], engine[f"BM_GptForward/{T}/real_time"]
         print(f"{f'  one more token from the cache, T={T}':<38}{fmt(cached):>12}{'':>12}"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "numerics/blas_kernels.h"
+#include "interventions/head_effects.h"
 #include "model/gpt_forward.h"
 #include "model/kv_cache.h"
 #include "run/model_run.h"
@@ -131,6 +132,24 @@ void BM_GptModelEditLast(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_GptModelEditLast)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Every head's effect on the probability of the next token when switched off (issue 55:
+// at least 2x faster than a PyTorch loop of one hooked forward per head, at T = 32, one
+// thread): the run without it, then each head from its layer's z on.
+void BM_GptHeadEffects(benchmark::State& state) {
+    const auto lm = attn::language_model(loaded_gpt_ch4());
+    const std::vector<int64_t> ids = some_ids(static_cast<int>(state.range(0)));
+    attn::EffectMetric metric;
+    metric.id = 42;
+    metric.position = static_cast<int64_t>(ids.size()) - 1;
+    attn::Intervention zero;
+    zero.kind = attn::Intervention::Kind::Zero;
+    for (auto _ : state) {
+        const attn::ModelActivations base = attn::run_activations(*lm, ids);
+        benchmark::DoNotOptimize(attn::head_effects(*lm, base, zero, metric));
+    }
+}
+BENCHMARK(BM_GptHeadEffects)->Arg(32)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
