@@ -93,10 +93,18 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         if (!o.settings.model)
             throw attn::ArgsError("--ablate, --patch, --logit-lens, --attribute and --head-effects act on a model's heads: "
                                   "give --model (the chapter 3 module has no layers)");
-        if (o.output.emit_pytorch || o.export_dir || !o.output.stages.empty() || o.settings.generate ||
-            o.settings.layer || o.settings.head)
-            throw attn::ArgsError("an intervention's run prints JSON only: --emit-pytorch, --export, --stages, "
-                                  "--generate, --layer and --head do not go with it yet");
+        const attn::InterventionFlags& f = o.interventions;
+        if (o.export_dir || !o.output.stages.empty() || o.settings.generate)
+            throw attn::ArgsError("an intervention's run prints JSON or its PyTorch program: --export, --stages and "
+                                  "--generate do not go with it yet");
+        if (o.output.emit_pytorch && (f.logit_lens || f.attribute || f.head_effects))
+            throw attn::ArgsError("--emit-pytorch writes the hooks of --ablate and --patch; --logit-lens, --attribute "
+                                  "and --head-effects are the JSON's");
+        if (o.output.emit_pytorch && !f.ablate && !f.patch)
+            throw attn::ArgsError("--emit-pytorch with an intervention needs --ablate or --patch");
+        if (!o.output.emit_pytorch && (o.settings.layer || o.settings.head))
+            throw attn::ArgsError("an intervention's JSON has every head's weights: --layer and --head pick "
+                                  "--emit-pytorch's head");
     }
     o.output.export_files = o.export_dir.has_value();
     // The app keeps the values of greyed-out controls; asked of the CLI, they would silently do nothing.

@@ -116,9 +116,12 @@ int main(int argc, char** argv) {
         const attn::Settings& s = o.settings;
         if (o.tokenize_file) return tokenize_strings(o);
         if (o.interventions.any()) {  // every family, one path (model/language_model.h)
-            const attn::InterventionRun run = attn::run_interventions(
-                s, o.interventions, attn::load_model(*s.model, s.attention.seed), attn::budget_for(s));
-            attn::write_intervention_json(std::cout, run);
+            const attn::LoadedModel model = attn::load_model(*s.model, s.attention.seed);
+            const attn::InterventionRun run = attn::run_interventions(s, o.interventions, model, attn::budget_for(s));
+            if (o.output.emit_pytorch)  // the program's scaffolding is the model run's
+                std::cout << attn::emit_intervention_pytorch(s, attn::run_model(s, model, attn::budget_for(s)), run);
+            else
+                attn::write_intervention_json(std::cout, run);
             return std::cout.good() ? 0 : 1;
         }
         // A folder, or a repository id of the Hugging Face cache.

@@ -69,8 +69,11 @@ expect_error "id outside the vocabulary" "token id 96 is outside the model's voc
 expect_error "metric" "needs prob:ID or logit-diff:ID1,ID2" --model "$qwen" --ids 1,5,9 --head-effects p:3
 expect_error "Llama head past the layer" "heads 0..3 a layer" --model "$qwen" --ids 1,5,9 --ablate 0.4
 expect_error "next-at past the text" "--next-at 3: the text has 3 tokens" --model "$qwen" --ids 1,5,9 --logit-lens --next-at 3
-expect_error "not with --generate" "prints JSON only" --model sotu-small --text "$text" --ablate 0.1 --generate 3
-expect_error "not with --emit-pytorch" "prints JSON only" --model sotu-small --text "$text" --ablate 0.1 --emit-pytorch
+expect_error "not with --generate" "--generate do not go with it yet" --model sotu-small --text "$text" --ablate 0.1 --generate 3
+expect_error "the lens has no program" "--logit-lens, --attribute and --head-effects are the JSON's" --model sotu-small \
+    --text "$text" --ablate 0.1 --logit-lens --emit-pytorch
+expect_error "a program needs a change" "needs --ablate or --patch" --model sotu-small --text "$text" --head-effects prob:3 \
+    --emit-pytorch
 expect_error "a line break in a head stays one line" "got '0\\\\n1'" --model sotu-small --text "$text" --ablate $'0\n1'
 expect_error "over the budget, before the work" "this needs about .* \(budget" --model sotu-small --text "$text" \
     --logit-lens --memory-budget 1M

@@ -2,7 +2,8 @@
 (tests/emit_pytorch_model.test.sh): python3 compare_model_program.py CLI.json PROGRAM.out
 
 PROGRAM.out's last line is the program's JSON: token_ids, layer, head, weights,
-next_token [{id, prob}], next_token_position, generated (with --generate). Each stage
+next_token [{id, prob}], next_token_position, generated (with --generate), and with an
+intervention baseline_next_token (compared as next_token is). Each stage
 agrees within kModelRelative (tests/tolerance.h) of its scale (its largest absolute value
 in the CLI's JSON): the head's
 weights against layers[layer]["heads"][head]["weights"], the next tokens' probabilities
@@ -38,19 +39,15 @@ def main(cli_path, program_path):
 
     if program.get("next_token_position") != cli["next_token_position"]:
         return f"next tokens after position {program.get('next_token_position')}, the CLI's {cli['next_token_position']}"
-    want_next, got_next = cli["next_token"], program["next_token"]
-    if len(got_next) != len(want_next):
-        return f"{len(got_next)} next tokens, the CLI {len(want_next)}"
-    p_scale = max(t["prob"] for t in want_next)
-    p_tol = TOLERANCE * p_scale
-    p_diff = max(abs(g["prob"] - w["prob"]) for g, w in zip(got_next, want_next))
-    if p_diff > p_tol:
-        return f"next-token probabilities: max |difference| {p_diff:.3g} > {TOLERANCE} x {p_scale:.3g}"
-    probs = [t["prob"] for t in want_next]
-    for rank, (g, w) in enumerate(zip(got_next, want_next)):
-        tied = any(abs(probs[rank] - probs[other]) <= p_tol for other in (rank - 1, rank + 1) if 0 <= other < len(probs))
-        if g["id"] != w["id"] and not tied:
-            return f"next token {rank}: id {g['id']}, the CLI's {w['id']}"
+    if ("baseline_next_token" in program) != ("baseline_next_token" in cli):
+        return "one of the two has baseline_next_token (an intervention's), the other not"
+    for key in ("next_token", "baseline_next_token"):
+        if key in cli:
+            problem, p_diff, p_scale = compare_next(key, cli[key], program[key])
+            if problem:
+                return problem
+    want_next = cli["next_token"]
+    p_diff, p_scale = compare_next("next_token", want_next, program["next_token"])[1:]
 
     if program.get("generated") != cli.get("generated"):
         return f"generated {program.get('generated')} != the CLI's {cli.get('generated')}"
@@ -59,6 +56,24 @@ def main(cli_path, program_path):
           f"{len(want_next)} next tokens (after position {cli['next_token_position']}) within {p_diff:.2g} "
           f"(scale {p_scale:.2g}){generated}")
     return None
+
+
+def compare_next(key, want_next, got_next):
+    """The next tokens' probabilities rank by rank, and their ids unless two are that close:
+    (what differs or None, the largest difference, the scale)."""
+    if len(got_next) != len(want_next):
+        return f"{len(got_next)} {key}, the CLI {len(want_next)}", 0, 0
+    p_scale = max(t["prob"] for t in want_next)
+    p_tol = TOLERANCE * p_scale
+    p_diff = max(abs(g["prob"] - w["prob"]) for g, w in zip(got_next, want_next))
+    if p_diff > p_tol:
+        return f"{key} probabilities: max |difference| {p_diff:.3g} > {TOLERANCE} x {p_scale:.3g}", p_diff, p_scale
+    probs = [t["prob"] for t in want_next]
+    for rank, (g, w) in enumerate(zip(got_next, want_next)):
+        tied = any(abs(probs[rank] - probs[other]) <= p_tol for other in (rank - 1, rank + 1) if 0 <= other < len(probs))
+        if g["id"] != w["id"] and not tied:
+            return f"{key} {rank}: id {g['id']}, the CLI's {w['id']}", p_diff, p_scale
+    return None, p_diff, p_scale
 
 
 if __name__ == "__main__":

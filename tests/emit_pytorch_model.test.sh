@@ -79,6 +79,31 @@ head_args=(--layer 0 --head 2)
 agree qwen3_mqa_head_0.2_next_at_3 --model "$tmp/qwen3-qknorm-mqa-f32" --text "a b c d e f" --next-at 3
 head_args=(--layer 2 --head 0)
 agree qwen2_given_ids_head_2.0 --model "$tmp/qwen2-bias-f16-shards" --ids 5,17,94,3,3 --generate 2
+# Interventions (issue 55): the program hooks the same modules (out_proj, o_proj) and prints
+# the changed run's head weights and next tokens, and the baseline's next tokens.
+head_args=(--layer 3 --head 0)
+agree sotu_ablate_mean_at_positions --model sotu-small --text "The state of the Union is strong. The state of the Union is" \
+    --ablate 1.1,2.3 --ablate-mode mean --ablate-at 3,13
+head_args=(--layer 2 --head 5)
+agree sotu_patch --model sotu-small --text "The state of the Union is strong. The state of the Union is" \
+    --patch 0.2,1.7 --patch-from "The state of the Union is weak. The state of the Union is"
+head_args=(--layer 2 --head 1)
+agree qwen2_ablate_zero --model "$tmp/qwen2-bias-f16-shards" --ids 5,17,94,3,3,8 --ablate 0.1,1.3
+head_args=(--layer 1 --head 2)
+agree qwen3_patch_at --model "$tmp/qwen3-qknorm-mqa-f32" --ids 5,17,94,3,3,8 --patch 0.1,0.3 --patch-from-ids 5,9,94,3,7,8 \
+    --patch-at 1,4 --next-at 4
+if [[ -s $tmp/sotu_patch.py ]]; then  # the patch taken from the text itself: the baseline, not the CLI's run
+    sed 's/z\[..., rows, cols\] = source_z\[layer\]\[..., rows, cols\]/pass/' "$tmp/sotu_patch.py" >"$tmp/broken_patch.py"
+    if cmp -s "$tmp/broken_patch.py" "$tmp/sotu_patch.py"; then
+        fail "a program whose hook changes nothing" "the patch line to break is not in the program"
+    elif "$python" "$tmp/broken_patch.py" >"$tmp/broken.out" 2>"$tmp/err" &&
+        ! "$python" "$here/compare_model_program.py" "$tmp/sotu_patch.json" "$tmp/broken.out" >"$tmp/compared"; then
+        echo "ok:   a program whose hook patches nothing fails: $(cat "$tmp/compared")"
+        passed=$((passed + 1))
+    else
+        fail "a program whose hook changes nothing" "not caught"
+    fi
+fi
 head_args=()
 if grep -qx "MODEL_DIR = \"$tmp/qwen2-bias-f16-shards\"" "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
     grep -qF "its keys are key/value head 1's," "$tmp/qwen2_shards_head_1.3_generate_3.py" &&

@@ -158,8 +158,10 @@ void emit_llama_forward(std::ostream& py, const ModelProgram& p) {
        << "layer, head = " << p.layer << ", " << p.head << "  # the query head attnscope shows (--layer " << p.layer
        << " --head " << p.head << ")\n"
        << "idx = torch.tensor([token_ids])  # a batch of one text\n"
+       << hooked_forward_lines(p)
        << "with torch.no_grad():\n"
        << "    logits = model(idx)\n"
+       << unhook_lines(p)
        << "attn_weights = family.weights[layer][head]  # [queries, keys]: rows sum to 1, the future is 0\n"
        << "\n"
        << next_token_lines(p) << generation_lines(p);

@@ -159,9 +159,11 @@ void emit_forward(std::ostream& py, const ModelProgram& p) {
        << "attention = model.trf_blocks[layer].att\n"
        << "attention.keep_weights = True  # attnscope: keep the softmax weights of this block's heads\n"
        << "idx = torch.tensor([token_ids])  # a batch of one text\n"
+       << hooked_forward_lines(p)
        << "with torch.no_grad():\n"
        << "    logits = model(idx)\n"
        << "attention.keep_weights = False\n"
+       << unhook_lines(p)
        << "attn_weights = attention.last_weights[0, head]  # [queries, keys]: rows sum to 1, the future is 0\n"
        << "\n"
        << next_token_lines(p);
@@ -178,6 +180,9 @@ void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
        << "        \"weights\": attn_weights.tolist(),  # attnscope-cli's layers[layer][\"heads\"][head][\"weights\"]\n"
        << "        \"next_token\": [{\"id\": i, \"prob\": p} for i, p in zip(top.indices.tolist(), top.values.tolist())],\n"
        << "        \"next_token_position\": " << p.run.next_position << ",\n";
+    if (p.intervention)
+        py << "        \"baseline_next_token\": [{\"id\": i, \"prob\": p} for i, p in zip(baseline_top.indices.tolist(),\n"
+           << "                                                                  baseline_top.values.tolist())],\n";
     if (p.generate > 0) py << "        \"generated\": generated,\n";
     py << "    }\n"
        << "\n\n"
@@ -199,7 +204,40 @@ void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
 
 }  // namespace pytorch_emit_parts
 
+namespace {
+
+// The flags that give `how` (the patch's source as ids).
+std::string intervention_flags(const Intervention& how, const std::vector<int64_t>& patch_ids) {
+    const auto join = [](const auto& items, auto text) {
+        std::string out;
+        for (const auto& item : items) out += (out.empty() ? "" : ",") + text(item);
+        return out;
+    };
+    const std::string heads = join(how.heads, [](const HeadSite& h) { return head_name(h); });
+    const std::string positions = join(how.positions, [](int64_t t) { return std::to_string(t); });
+    if (how.kind == Intervention::Kind::Patch)
+        return " --patch " + heads + " --patch-from-ids " + join(patch_ids, [](int64_t t) { return std::to_string(t); }) +
+               (positions.empty() ? "" : " --patch-at " + positions);
+    return " --ablate " + heads + (how.kind == Intervention::Kind::Mean ? " --ablate-mode mean" : "") +
+           (positions.empty() ? "" : " --ablate-at " + positions);
+}
+
+std::string program(const Settings& s, const ModelRun& run, bool generated_in_view, const InterventionRun* iv);
+
+}  // namespace
+
 std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool generated_in_view) {
+    return program(s, run, generated_in_view, nullptr);
+}
+
+std::string emit_intervention_pytorch(const Settings& s, const ModelRun& run, const InterventionRun& iv) {
+    if (iv.intervention.heads.empty()) throw InputError("the run switches no head off and patches none");
+    return program(s, run, false, &iv);
+}
+
+namespace {
+
+std::string program(const Settings& s, const ModelRun& run, bool generated_in_view, const InterventionRun* iv) {
     using namespace pytorch_emit_parts;
     const ModelShape shape = model_shape(run.model);
     ModelProgram p(run);
@@ -228,6 +266,11 @@ std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool gene
         if (run.next_position + 1 < static_cast<int64_t>(p.prompt)) shown.next_at = static_cast<int>(run.next_position);
     }
     p.command = cli_command(shown);
+    if (iv) {
+        p.intervention = &iv->intervention;
+        if (iv->patch_tokens) p.patch_ids = iv->patch_tokens->ids;
+        p.command += intervention_flags(iv->intervention, p.patch_ids);
+    }
     p.file = model_file_path(run.model);
 
     std::ostringstream py;
@@ -236,17 +279,21 @@ std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool gene
         emit_llama_classes(py, p);
         p.config = emit_llama_model(py, p);
         emit_tokens(py, s, p);
+        if (p.intervention) emit_intervention(py, p, "family.layers[layer].o_proj");
         emit_llama_forward(py, p);
     } else {  // the book's GPTModel
         emit_header(py, p);
         emit_gpt_classes(py, !p.file.empty(), p.generate > 0 && p.sampling.sampled());
         p.config = emit_gpt_model(py, run.model, p.file);
         emit_tokens(py, s, p);
+        if (p.intervention) emit_intervention(py, p, "model.trf_blocks[layer].att.out_proj");
         emit_forward(py, p);
     }
     emit_json_and_main(py, p);
     return py.str();
 }
+
+}  // namespace
 
 std::string model_program_problem(const ModelRun& run) {
     try {

@@ -7,6 +7,7 @@
 // and the greedy ones, then the same numbers as one JSON line (--json: only that line).
 #include <string>
 
+#include "run/intervention_run.h"
 #include "run/model_run.h"
 #include "settings/settings.h"
 
@@ -19,6 +20,12 @@ namespace attn {
 // greedy tokens after them. Throws ModelFileError when the model's file has gone since it
 // loaded (the program reads it again), InputError for a layer or head the model lacks.
 std::string emit_model_pytorch(const Settings& s, const ModelRun& run, bool generated_in_view);
+
+// The same program for a run with heads switched off or patched (--ablate, --patch): the
+// forward runs with pre-hooks on the output projections, and the program prints the changed
+// run's next tokens (and the head's weights) beside the baseline's next tokens. `run` is
+// run_model's on the same settings, `iv` run_interventions'.
+std::string emit_intervention_pytorch(const Settings& s, const ModelRun& run, const InterventionRun& iv);
 
 // Why emit_model_pytorch would refuse `run` now, in one line ("" when it would not): the
 // model's file has gone since it loaded. Cheap (one stat): the app's menu asks each frame.

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "interventions/hooked_run.h"
 #include "model/model_source.h"
 #include "output/pytorch_emit.h"
 #include "run/model_run.h"
@@ -232,6 +233,10 @@ struct ModelProgram {
     std::string config;           // the configuration's Python name
     bool app = false;             // for the app's File menu: the tokens in view
     bool ids_given = false;       // the tokens are --ids as given, not a tokenizer's
+    // Heads switched off or patched (pytorch_emit_intervention.cpp): the forward then runs
+    // with forward pre-hooks on the output projections; null for none.
+    const Intervention* intervention = nullptr;
+    std::vector<int64_t> patch_ids;  // the patch's source tokens
 };
 
 std::string plural(std::size_t n, const std::string& one);
@@ -244,6 +249,15 @@ std::string next_token_lines(const ModelProgram& p);
 // The lines that generate p.generate tokens after idx with the book's generate_text_simple
 // or chapter 5's generate, into `generated`.
 std::string generation_lines(const ModelProgram& p);
+
+// The intervention's hooks (pytorch_emit_intervention.cpp): a section defining `change`
+// (and the patch source's z) for the module list `o_proj` names ("model.trf_blocks[{}].att.out_proj",
+// "family.layers[{}].o_proj"), and the lines that run the baseline forward into
+// `baseline_logits` and hook the projections before the forward that follows.
+void emit_intervention(std::ostream& py, const ModelProgram& p, const std::string& o_proj);
+std::string hooked_forward_lines(const ModelProgram& p);
+// After the forward: the baseline's top ids (`baseline_top`), the hooks removed.
+std::string unhook_lines(const ModelProgram& p);
 
 // ---------------------------------------------------------------------------------
 // A Llama-family model's sections (pytorch_emit_llama.cpp)
