@@ -72,7 +72,7 @@ expect_error "next-at past the text" "--next-at 3: the text has 3 tokens" --mode
 expect_error "not with --generate" "--generate do not go with it yet" --model sotu-small --text "$text" --ablate 0.1 --generate 3
 expect_error "the lens has no program" "--logit-lens, --attribute and --head-effects are the JSON's" --model sotu-small \
     --text "$text" --ablate 0.1 --logit-lens --emit-pytorch
-expect_error "a program needs a change" "needs --ablate or --patch" --model sotu-small --text "$text" --head-effects prob:3 \
+expect_error "a program needs a change" "needs --ablate or --patch" --model sotu-small --text "$text" --ablate-mode mean \
     --emit-pytorch
 expect_error "a line break in a head stays one line" "got '0\\\\n1'" --model sotu-small --text "$text" --ablate $'0\n1'
 expect_error "over the budget, before the work" "this needs about .* \(budget" --model sotu-small --text "$text" \
