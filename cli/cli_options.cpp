@@ -89,6 +89,7 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         throw attn::ArgsError("--tokenize only tokenizes: it takes --tokenizer PATH/tokenizer.json and nothing to run");
     if (o.settings.model && o.output.time_runs)
         throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");
+    o.interventions.ablate = o.settings.ablate;
     if (o.interventions.any()) {
         if (!o.settings.model)
             throw attn::ArgsError("--ablate, --patch, --logit-lens, --attribute and --head-effects act on a model's heads: "

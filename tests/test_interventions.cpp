@@ -21,6 +21,7 @@
 #include "model/llama_forward.h"
 #include "output/intervention_json.h"
 #include "run/intervention_run.h"
+#include "run/model_run.h"
 #include "tolerance.h"
 
 using nlohmann::json;
@@ -209,4 +210,36 @@ TEST_CASE("Interventions refuse what the model or the text lacks in one line", "
     f.logit_lens = true;
     s.next_at = 9;
     CHECK(refused(f) == "--next-at 9: the text has 4 tokens (positions 0..3)");
+}
+
+TEST_CASE("A model run with heads switched off (the app's, Settings::ablate) is the hooked run's", "[gpt][llama][interventions]") {
+    for (const std::string& name : {std::string(attn::kShippedModel), kTests + "golden/llama/qwen2-bias-f16-shards"}) {
+        INFO(name);
+        attn::Settings s;
+        s.model = name;
+        s.ids = "5,17,3,42,8,17,3";
+        s.ablate = "0.1,1.2";
+        const attn::LoadedModel loaded = attn::load_model(name, 0);
+        const attn::ModelRun run = attn::run_model(s, loaded, attn::default_budget());
+        attn::InterventionFlags flags;
+        flags.ablate = s.ablate;
+        const attn::InterventionRun hooked = attn::run_interventions(s, flags, loaded, attn::default_budget());
+        REQUIRE(run.switched_off == std::vector<attn::HeadSite>{{0, 1}, {1, 2}});
+        REQUIRE(run.next_tokens.size() == hooked.next_tokens.size());
+        for (size_t i = 0; i < run.next_tokens.size(); ++i) {
+            CHECK(run.next_tokens[i].id == hooked.next_tokens[i].id);
+            CHECK(std::abs(run.next_tokens[i].prob - hooked.next_tokens[i].prob) <= 1e-5f);
+            CHECK(run.baseline_next_tokens[i].id == hooked.baseline_next_tokens[i].id);
+        }
+        // Every later head's weights are the changed run's.
+        const attn::Matrix& ours = run.trace->blocks[1].attention.heads[3].at("weights");
+        const attn::Matrix& theirs = hooked.changed->blocks[1].attention.heads[3].at("weights");
+        CHECK((ours - theirs).cwiseAbs().maxCoeff() <= 1e-6f);
+        // Typing does not step through the KV cache, which has no hook.
+        CHECK_FALSE(attn::extend_model_run(run, attn::with_token(loaded, run.tokens, 7)).has_value());
+        s.generate = 2;
+        CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::default_budget()),
+                          "generating with heads switched off is not joined yet (generation runs through the KV cache): "
+                          "switch them back on, or generate 0");
+    }
 }

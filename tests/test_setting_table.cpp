@@ -46,6 +46,7 @@ attn::Settings everything_changed() {
     s.head = 2;
     s.generate = 4;
     s.next_at = 2;
+    s.ablate = "1.0,2.1";
     s.sampling.temperature = 1.4;
     s.sampling.top_k = 25;
     s.sampling.seed = 7;

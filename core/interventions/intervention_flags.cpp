@@ -47,7 +47,6 @@ bool InterventionFlags::any() const {
 }
 
 std::optional<std::string>* InterventionFlags::field(const std::string& flag) {
-    if (flag == "--ablate") return &ablate;
     if (flag == "--ablate-mode") return &ablate_mode;
     if (flag == "--ablate-at") return &ablate_at;
     if (flag == "--patch") return &patch;

@@ -1,6 +1,6 @@
 #pragma once
-// What a model run is asked besides its forward, as the CLI's flags give it (and the
-// app's links, the same names without the dashes), and the checks that turn each value
+// What a model run is asked besides its forward, as the CLI's flags give it (--ablate is a
+// setting, Settings::ablate, which links and session files carry too), and the checks that turn each value
 // into what core/interventions computes. Every check throws ArgsError with one line
 // naming the flag and what the model or the text has.
 //   --ablate L.H[,L.H...]   --ablate-mode zero|mean   --ablate-at P[,P...]
@@ -17,7 +17,8 @@
 namespace attn {
 
 struct InterventionFlags {
-    std::optional<std::string> ablate, ablate_mode, ablate_at;
+    std::optional<std::string> ablate;  // Settings::ablate: a setting (links and sessions carry it)
+    std::optional<std::string> ablate_mode, ablate_at;
     std::optional<std::string> patch, patch_at, patch_from, patch_from_ids;
     bool logit_lens = false;
     std::optional<std::string> attribute, head_effects;

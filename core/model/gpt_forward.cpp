@@ -52,13 +52,20 @@ void mlp_forward(const GptBlock& b, const Matrix& residual1, BlockTrace& t) {
     t.outputs = residual1 + b.ff_out.forward(t.ff_hidden);                     // rows x d
 }
 
-// `mlp_rows`: the positions the MLP half runs on (empty: all T).
-BlockTrace block_forward(const GptBlock& b, const Matrix& inputs, const KeptStages& keep,
-                         const std::vector<Eigen::Index>& mlp_rows = {}) {
+// `mlp_rows`: the positions the MLP half runs on (empty: all T). `hook` (when set) changes
+// z, the heads side by side, and out_proj is taken again on the changed z.
+BlockTrace block_forward(const GptBlock& b, int layer, const Matrix& inputs, const KeptStages& keep,
+                         const std::vector<Eigen::Index>& mlp_rows, const ZHook& hook) {
     BlockTrace t;
     t.inputs = inputs;
     t.normed1 = layer_norm(inputs, b.norm1);
     t.attention = forward(b.attention, t.normed1, nullptr, keep);
+    if (hook) {
+        Matrix z = t.attention.model.at("concat");
+        hook(layer, z);
+        t.attention.output[0] = linear_product(z, b.attention.out_proj->weight, Transpose::No, b.attention.out_proj->bias);
+        t.attention.model.set("concat", std::move(z));
+    }
     t.residual1 = inputs + t.attention.output[0];                             // shortcut
     if (mlp_rows.empty()) mlp_forward(b, t.residual1, t);
     else mlp_forward(b, t.residual1(mlp_rows, Eigen::all), t);                 // rows x d
@@ -72,11 +79,12 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
 }
 
 GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
-                     std::vector<Eigen::Index> logit_rows) {
+                     std::vector<Eigen::Index> logit_rows, const ZHook& hook) {
     // In one go: the logits in one product. Blocks of ~2^24 multiply-adds are for a
     // page that draws between steps; at 16 rows each they repack the output head (50257
     // x d) for every block, which costs more than the block's product.
     GptForward forward(model, ids, keep, std::numeric_limits<double>::infinity(), std::move(logit_rows));
+    forward.hook_z(hook);
     while (!forward.done()) forward.step();
     return forward.take();
 }
@@ -115,8 +123,10 @@ void GptForward::step() {
     if (done_ < blocks) {
         const Matrix& x = trace_.blocks.empty() ? trace_.embeddings : trace_.blocks.back().outputs;
         const bool last = done_ == blocks - 1;
-        trace_.blocks.push_back(block_forward(model.blocks[static_cast<size_t>(done_)], x, keep_[static_cast<size_t>(done_)],
-                                              last && trace_.last_rows_only ? trace_.logit_rows : std::vector<Eigen::Index>{}));
+        trace_.blocks.push_back(block_forward(model.blocks[static_cast<size_t>(done_)], done_, x,
+                                              keep_[static_cast<size_t>(done_)],
+                                              last && trace_.last_rows_only ? trace_.logit_rows : std::vector<Eigen::Index>{},
+                                              hook_));
         ++done_;
         return;
     }

@@ -7,6 +7,7 @@
 
 #include "model/gpt_model.h"
 #include "model/sampling.h"
+#include "model/z_hook.h"
 
 namespace attn {
 
@@ -59,8 +60,9 @@ GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, con
 // The same with what each layer keeps: keep[layer], one per block (a model view keeps
 // every layer's weights and every stage of one layer's head), and the logits of the
 // positions `logit_rows` only (empty: every position's).
+// `hook` (when set) changes each block's z before out_proj reads it (z_hook.h).
 GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
-                     std::vector<Eigen::Index> logit_rows = {});
+                     std::vector<Eigen::Index> logit_rows = {}, const ZHook& hook = {});
 
 // The same forward a step at a time, for a front end that draws frames between them (the
 // browser page has one thread): each step() runs the next transformer block, then the
@@ -83,6 +85,8 @@ public:
     int steps_done() const { return done_; }
     bool done() const { return done_ == steps(); }
     void step();
+    // Changes each block's z before out_proj reads it (z_hook.h), from the next block on.
+    void hook_z(ZHook hook) { hook_ = std::move(hook); }
     GptTrace take() { return std::move(trace_); }  // once done()
 
     // A block of logits has at least this many rows (the web build's products of 16 rows
@@ -95,6 +99,7 @@ public:
 private:
     const GptModel* model_;
     std::vector<KeptStages> keep_;
+    ZHook hook_;
     GptTrace trace_;
     int row_parts_ = 1, col_parts_ = 1;
     int done_ = 0;

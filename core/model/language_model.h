@@ -22,6 +22,7 @@
 #include "attention/kept_stages.h"
 #include "attention/trace.h"
 #include "model/model_source.h"
+#include "model/z_hook.h"
 
 namespace attn {
 
@@ -35,9 +36,6 @@ struct BlockActivations {
     Matrix outputs;    // residual1 + mlp_out: the next block's inputs       [resid_post]
     Trace attention;   // the heads' stages the caller asked to keep (the weights, ...)
 };
-
-// Changes z (T x heads*head_dim) of block `layer` before the output projection reads it.
-using ZHook = std::function<void(int layer, Matrix& z)>;
 
 class LanguageModel {
 public:

@@ -81,7 +81,7 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
 }
 
 LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids,
-                         const std::vector<KeptStages>& keep_per_layer) {
+                         const std::vector<KeptStages>& keep_per_layer, const ZHook& hook) {
     const LlamaConfig& c = model.config();
     if (keep_per_layer.size() != static_cast<size_t>(c.layers))
         throw ModelFileError("llama_forward: one KeptStages a layer");  // a caller's mistake
@@ -106,7 +106,8 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
         LlamaBlockTrace b;
         b.inputs = *x;
         b.normed1 = rms_norm(b.inputs, w.input_norm, c.rms_norm_eps);
-        const Matrix concat = llama_heads(c, w, b.normed1, rope, keep_per_layer[static_cast<size_t>(i)], b.attention);  // T x H*hd
+        Matrix concat = llama_heads(c, w, b.normed1, rope, keep_per_layer[static_cast<size_t>(i)], b.attention);  // T x H*hd
+        if (hook) hook(i, concat);
         b.attention.output = {linear(concat, w.W_out)};                             // o_proj: T x d
         b.residual1 = b.inputs + b.attention.output[0];
         b.normed2 = rms_norm(b.residual1, w.post_attention_norm, c.rms_norm_eps);

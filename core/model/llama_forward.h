@@ -14,6 +14,7 @@
 #include "attention/rope.h"
 #include "attention/trace.h"
 #include "model/llama_checkpoint.h"
+#include "model/z_hook.h"
 
 namespace attn {
 
@@ -58,8 +59,9 @@ Matrix llama_heads(const LlamaConfig& c, const LlamaLayer& w, const Matrix& norm
 // the attention traces keep.
 LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep = {});
 // The same with each layer's own (one a layer): the app keeps one layer's head whole.
+// `hook` (when set) changes each layer's z before o_proj reads it (z_hook.h).
 LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids,
-                         const std::vector<KeptStages>& keep_per_layer);
+                         const std::vector<KeptStages>& keep_per_layer, const ZHook& hook = {});
 // The logits at `position` (0-based) of a forward's trace: 1 x vocab.
 RowVector llama_logits_at(const LlamaCheckpoint& model, const LlamaTrace& trace, int64_t position);
 

@@ -206,7 +206,8 @@ void emit_json_and_main(std::ostream& py, const ModelProgram& p) {
 
 namespace {
 
-// The flags that give `how` (the patch's source as ids).
+// The flags besides the settings' that give `how` (the patch's source as ids): --ablate's
+// heads are a setting, in cli_command's line already.
 std::string intervention_flags(const Intervention& how, const std::vector<int64_t>& patch_ids) {
     const auto join = [](const auto& items, auto text) {
         std::string out;
@@ -218,7 +219,7 @@ std::string intervention_flags(const Intervention& how, const std::vector<int64_
     if (how.kind == Intervention::Kind::Patch)
         return " --patch " + heads + " --patch-from-ids " + join(patch_ids, [](int64_t t) { return std::to_string(t); }) +
                (positions.empty() ? "" : " --patch-at " + positions);
-    return " --ablate " + heads + (how.kind == Intervention::Kind::Mean ? " --ablate-mode mean" : "") +
+    return std::string(how.kind == Intervention::Kind::Mean ? " --ablate-mode mean" : "") +
            (positions.empty() ? "" : " --ablate-at " + positions);
 }
 
@@ -266,6 +267,10 @@ std::string program(const Settings& s, const ModelRun& run, bool generated_in_vi
         if (run.next_position + 1 < static_cast<int64_t>(p.prompt)) shown.next_at = static_cast<int>(run.next_position);
     }
     p.command = cli_command(shown);
+    Intervention switched_off;  // the app's: Settings::ablate's heads at every position
+    switched_off.kind = Intervention::Kind::Zero;
+    switched_off.heads = run.switched_off;
+    if (!iv && !switched_off.heads.empty()) p.intervention = &switched_off;
     if (iv) {
         p.intervention = &iv->intervention;
         if (iv->patch_tokens) p.patch_ids = iv->patch_tokens->ids;

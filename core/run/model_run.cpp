@@ -4,6 +4,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "interventions/intervention_flags.h"
 #include "run/llama_model_run.h"
 #include "run/llama_run.h"  // llama_token_text
 #include "run/pipeline.h"
@@ -132,6 +133,22 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
     return steps.take();
 }
 
+std::vector<HeadSite> switched_off_heads(const Settings& s, const ModelShape& shape) {
+    if (!s.ablate) return {};
+    if (s.generate > 0)
+        throw InputError("generating with heads switched off is not joined yet (generation runs through the KV "
+                         "cache): switch them back on, or generate 0");
+    return parse_head_sites("--ablate", *s.ablate, shape);
+}
+
+ZHook switch_off_hook(const std::vector<HeadSite>& heads, int head_dim) {
+    if (heads.empty()) return {};
+    Intervention off;
+    off.kind = Intervention::Kind::Zero;
+    off.heads = heads;
+    return [off, head_dim](int layer, Matrix& z) { intervene(off, layer, head_dim, z); };
+}
+
 ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view)
     : s_(s), generated_in_view_(generated_in_view) {
     if (model.llama) {  // one step: the Llama forward is not split into steps
@@ -156,6 +173,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
                 throw InputError("the text has GPT-2 token " + std::to_string(id) + ", outside the model's vocabulary of " +
                                  std::to_string(cfg.vocab_size));
     pick_detail_head(s, model_shape(model), run);
+    run.switched_off = switched_off_heads(s, model_shape(model));
     if (s.sampling.top_k && *s.sampling.top_k > cfg.vocab_size)
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
                          std::to_string(cfg.vocab_size) + " tokens");
@@ -181,6 +199,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     std::vector<Eigen::Index> logit_rows{static_cast<Eigen::Index>(position)};
     if (position != T - 1) logit_rows.push_back(static_cast<Eigen::Index>(T - 1));
     forward_.emplace(m, run.tokens.ids, std::move(keep), GptForward::kLogitProducts, std::move(logit_rows));
+    forward_->hook_z(switch_off_hook(run.switched_off, model_shape(model).head_dim));
 }
 
 std::string ModelRunSteps::next_step() const {
@@ -205,6 +224,11 @@ void ModelRunSteps::step() {
     run.trace = std::make_shared<const GptTrace>(std::move(trace));
     run.next_position = position_;
     run.next_tokens = next_tokens_of(logits_at(m, *run.trace, position_), s.sampling);
+    if (!run.switched_off.empty()) {  // the same forward without the hook, keeping nothing
+        const GptTrace baseline = gpt_forward(m, run.tokens.ids, std::vector<KeptStages>(m.blocks.size(), KeptStages::only({})),
+                                              {static_cast<Eigen::Index>(position_)});
+        run.baseline_next_tokens = next_tokens_of(baseline.logits.row(0), s.sampling);
+    }
     score_heads(run);
     if (s.generate > 0 && !generated_in_view_) {  // from this run's cache: the prompt is not run again
         const std::vector<int64_t> all =
@@ -258,7 +282,9 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     const ModelShape shape = model_shape(previous.model);
     const std::vector<int64_t>& old_ids = previous.tokens.ids;
     const std::vector<int64_t>& ids = tokens.ids;
-    if (!previous.trace || ids.empty() || ids == old_ids || static_cast<int64_t>(ids.size()) > shape.context_length)
+    // A run with heads switched off: the KV cache's steps have no hook (a full run has).
+    if (!previous.trace || ids.empty() || ids == old_ids || static_cast<int64_t>(ids.size()) > shape.context_length ||
+        !previous.switched_off.empty())
         return std::nullopt;
     // The tokens both begin with keep previous's rows: under the causal mask a position's
     // keys, values and weights do not depend on the tokens after it.
@@ -314,7 +340,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 }
 
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at) {
-    if (!previous.trace) return std::nullopt;
+    if (!previous.trace || !previous.switched_off.empty()) return std::nullopt;
     TokenSampler sampler = previous.sampler;  // previous keeps its own stream: it stays on screen
     // The last position's logits: every run computes them (a full run's last row, an
     // extended run's only row).
@@ -329,7 +355,7 @@ std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional
 }
 
 std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at) {
-    if (!previous.trace) return std::nullopt;
+    if (!previous.trace || !previous.switched_off.empty()) return std::nullopt;  // baseline_next_tokens are one position's
     const auto T = static_cast<Eigen::Index>(previous.trace->ids.size());
     const Eigen::Index position = next_at ? *next_at : T - 1;
     if (previous.extended || T != static_cast<Eigen::Index>(previous.tokens.ids.size()) || position < 0 || position >= T)

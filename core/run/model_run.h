@@ -14,6 +14,7 @@
 #include "run/memory_budget.h"
 #include "run/pipeline.h"
 #include "model/gpt_forward.h"
+#include "interventions/hooked_run.h"
 #include "model/head_scores.h"
 #include "model/kv_cache.h"
 #include "model/llama_cache.h"
@@ -51,7 +52,17 @@ struct ModelRun {
     std::shared_ptr<const GptCache> cache;
     std::shared_ptr<const LlamaCache> llama_cache;
     bool extended = false;  // made by extend_model_run: every head's weights only
+    // Settings::ablate's heads, switched off in this run (its trace, next tokens and head
+    // scores are the changed run's), and the next tokens without that.
+    std::vector<HeadSite> switched_off;
+    std::vector<TokenProbability> baseline_next_tokens;
 };
+
+// Settings::ablate as the heads a run switches off, checked against the model's shape
+// (ArgsError naming --ablate); refused beside --generate, which runs through the KV cache.
+std::vector<HeadSite> switched_off_heads(const Settings& s, const ModelShape& shape);
+// The hook that sets those heads' z to zero (interventions/hooked_run.h's intervene).
+ZHook switch_off_hook(const std::vector<HeadSite>& heads, int head_dim);
 
 // The most probable next tokens after a row of logits, each with the chance generate draws
 // it when `how` samples.
@@ -138,7 +149,8 @@ Tokenized model_input_tokens(const Settings& s, const LoadedModel& model);
 // keys and values, model_run_stages'), not the detail head's other stages: a full run
 // brings those. Nothing (a full run is needed) when the tokens are previous's, share no
 // first token with them, need more than most_cached_steps steps, would pass the context
-// length, or next_at is past them or an earlier position previous cannot give.
+// length, or next_at is past them or an earlier position previous cannot give; or when
+// previous has heads switched off (the cache's steps have no hook: a full run has).
 std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokenized& tokens,
                                          std::optional<int> next_at = std::nullopt);
 // The most tokens extend_model_run steps through for a text of `tokens` tokens: a step

@@ -229,6 +229,10 @@ std::vector<SettingRow> make_rows() {
               "probas = torch.softmax(logits[0, P], dim=-1): the next tokens after position P (0-based; the last "
               "token when unset)", true}),
          FIELD(next_at)));
+    // No control of its own: the model view's tiles switch heads off and on.
+    rows.push_back(bind(row({"ablate", "--ablate", T::OptText, "L.H,...", 0, 0, {}, all, "", "model", Reruns::Attention, {},
+              "forward pre-hooks on out_proj: those heads' slice of what it reads set to 0", true}),
+         FIELD(ablate)));
     // Chapter 5's generate. The ranges are torch's, bar two: the temperature stops at 100
     // (past ~5 the softmax is nearly flat already), and top-k's upper end is the model's
     // vocabulary, which only the model knows (run_model checks it).

@@ -41,6 +41,10 @@ struct Settings {
     // The 0-based position whose next-token distribution is shown (with model); unset:
     // the last token's. Generation always continues after the last token.
     std::optional<int> next_at;
+    // Heads switched off (with model): "5.1,5.5", their z set to zero before the output
+    // projection at every position (core/interventions/; the CLI's --ablate-mode and
+    // --ablate-at say more).
+    std::optional<std::string> ablate;
     // Not a choice of what to compute but how much may be spent on it: both programs
     // take --memory-budget; session files and lessons do not keep it.
     std::optional<uint64_t> memory_budget;  // default: memory_budget.h
