@@ -20,6 +20,7 @@ const std::pair<const char*, const char*> kShortcuts[] = {
     {"H / Shift+H", "one head more / fewer"},
     {"D / Shift+D", "dropout + / − 0.1"},
     {"R", "reseed (seed + 1)"},
+    {"X over a model's head", "switch the head off / back on"},
     {"F", "focus: one stage full window, or the whole pipeline"},
     {"→ / ← in focus", "next / previous stage (outside a lesson)"},
     {"F5", "presenter mode on / off (it focuses)"},

@@ -8,6 +8,7 @@
 #include "views/focus_view.h"
 #include "views/model_view.h"
 #include "views/stage_labels.h"
+#include "interventions/intervention_flags.h"
 #include "run/model_run.h"
 #include "text/gpt2_tokenizer.h"
 #include "panels/lesson_panel.h"
@@ -101,6 +102,9 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     if (choice.append) ++live.controls.generate;
     if (choice.clear) live.controls.generate = 0;
     if (choice.next_at_last) live.controls.next_at.reset();
+    if (choice.switch_head)
+        live.controls.ablate = attn::toggle_head(live.controls.ablate, {choice.switch_head->first, choice.switch_head->second});
+    if (choice.all_heads_on) live.controls.ablate.reset();
     if (choice.generate) live.generating = choice.generate;
     if (choice.stop || !live.error().empty()) live.generating = 0;
     // One token a run: the next is asked for once the run with the last one arrived.

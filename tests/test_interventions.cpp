@@ -243,3 +243,14 @@ TEST_CASE("A model run with heads switched off (the app's, Settings::ablate) is 
                           "switch them back on, or generate 0");
     }
 }
+
+TEST_CASE("A tile's switch adds its head to Settings::ablate or takes it out", "[interventions]") {
+    std::optional<std::string> list;
+    list = attn::toggle_head(list, {2, 1});
+    CHECK(list == "2.1");
+    list = attn::toggle_head(list, {0, 5});
+    CHECK(list == "0.5,2.1");
+    list = attn::toggle_head(list, {2, 1});
+    CHECK(list == "0.5");
+    CHECK_FALSE(attn::toggle_head(list, {0, 5}).has_value());
+}

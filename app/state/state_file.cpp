@@ -61,6 +61,12 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"next_token", next},             {"extended", m->extended},
                           {"next_token_position", m->next_position},
                           {"kv_cache_bytes", attn::run_cache_size(*m).bytes()}};
+        // Heads switched off (Settings::ablate), and the next tokens with every head on.
+        nlohmann::json off = nlohmann::json::array(), before = nlohmann::json::array();
+        for (const attn::HeadSite& h : m->switched_off) off.push_back(attn::head_name(h));
+        for (const attn::TokenProbability& t : m->baseline_next_tokens) before.push_back({{"id", t.id}, {"prob", t.prob}});
+        j["model_run"]["switched_off"] = off;
+        j["model_run"]["baseline_next_token"] = before;
     }
     j["activity"] = live.activity();
     const WorkProgress progress = live.progress();

@@ -63,13 +63,15 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
     if (s.next_at && static_cast<size_t>(*s.next_at) >= text_tokens(s) + static_cast<size_t>(std::max(s.generate, 0)))
         s.next_at.reset();
     std::shared_ptr<const attn::ModelRun> run;
+    // Heads switched off take a full run: the run on screen and its KV cache have no hook.
+    const bool reuse = !s.ablate && last_model_run_ && last_model_run_->switched_off.empty();
     // Another position picked on the run on screen: its logits have every row already.
-    if (last_model_run_ && s.text == last_text_ && s.ids == last_ids_ && s.generate == last_generate_ &&
+    if (reuse && s.text == last_text_ && s.ids == last_ids_ && s.generate == last_generate_ &&
         s.sampling == last_model_run_->sampler.how() && last_model_run_->layer == s.layer &&
         last_model_run_->head == s.head)
         if (std::optional<attn::ModelRun> picked = attn::with_next_at(*last_model_run_, s.next_at))
             run = std::make_shared<const attn::ModelRun>(std::move(*picked));
-    if (!run && append_only && last_model_run_ && last_model_run_->layer == s.layer) run = append_to_last(s);
+    if (!run && append_only && reuse && last_model_run_->layer == s.layer) run = append_to_last(s);
     if (!run) {  // a full run: step_job computes it, a layer a step
         stepping_.emplace();
         stepping_->settings = s;

@@ -98,7 +98,12 @@ void draw_marks(const CellMarks& marks, const attn::Matrix& m, MatrixPlacement& 
 }
 
 void export_menu(const MatrixRequest& req) {
-    if (req.export_name.empty() || !ImGui::BeginPopupContextItem(req.key.c_str())) return;
+    if ((req.export_name.empty() && !req.menu_items) || !ImGui::BeginPopupContextItem(req.key.c_str())) return;
+    if (req.menu_items) {
+        req.menu_items();
+        if (req.export_name.empty()) return ImGui::EndPopup();
+        ImGui::Separator();
+    }
     ImGui::TextDisabled("%s", req.export_name.c_str());
     const std::pair<const char*, const char*> items[] = {
         {"Save PNG…", "png"}, {"Save CSV…", "csv"}, {"Save JSON…", "json"}, {"Save NumPy .npy…", "npy"}};

@@ -3,6 +3,7 @@
 // text when the cells are big enough to read them, a legend with the range, and
 // which cell the mouse is on.
 #include <optional>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,7 @@ struct MatrixRequest {
     const CellMarks* marks = nullptr;     // cells and rows to outline
     const CellMarks* label_marks = nullptr;  // another heatmap's marks whose rows these labels name
     std::string export_name;              // offered in the right-click menu when set ("head1_weights")
+    std::function<void()> menu_items;     // the view's own items, at the top of that menu (called inside it)
     ImFont* text_font = nullptr;          // labels and values; null: the small font
     bool widen_for_values = false;        // cells may grow wider than tall so their numbers fit
     bool whole_pixel_cells = true;        // false: cells of any size fill max_size (a zoomed block)

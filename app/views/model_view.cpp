@@ -88,9 +88,34 @@ void tile_tooltip(const attn::Run& run, int layer, int head, const attn::HeadSco
     ImGui::EndTooltip();
 }
 
+bool is_off(const attn::ModelRun& m, int layer, int head) {
+    return std::find(m.switched_off.begin(), m.switched_off.end(), attn::HeadSite{layer, head}) != m.switched_off.end();
+}
+
+// A tile's own items in its right-click menu (above the exports): switch the head off or
+// back on, show its pipeline.
+std::function<void()> tile_menu(const attn::ModelRun& m, int layer, int head, WidgetRects& widgets,
+                                ModelViewChoice& choice) {
+    return [&m, layer, head, &widgets, &choice] {
+        const std::string name = attn::layer_head(layer, head);
+        const bool off = is_off(m, layer, head);
+        if (ImGui::MenuItem((off ? "Switch head " + name + " back on" : "Switch head " + name + " off").c_str(), "X"))
+            choice.switch_head = std::make_pair(layer, head);
+        widgets.record("switch_head");
+        if (ImGui::MenuItem(("Show head " + name + "'s pipeline").c_str())) choice.select = std::make_pair(layer, head);
+    };
+}
+
+// X while the pointer is over a tile switches its head, as the menu's item does.
+void tile_key(int layer, int head, const MatrixPlacement& p, ModelViewChoice& choice) {
+    if (p.hovered && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_X), false))
+        choice.switch_head = std::make_pair(layer, head);
+}
+
 // The layer x head grid; the clicked tile, if any.
 std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_layer, int shown_head,
-                                             const DrawContext& ctx, HeatmapRegistry& shown) {
+                                             const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets,
+                                             ModelViewChoice& choice) {
     const attn::ModelRun& m = *run.model;
     const int layers = static_cast<int>(m.trace->blocks.size());
     const int heads = layers ? static_cast<int>(m.trace->blocks[0].attention.heads.size()) : 0;
@@ -102,6 +127,8 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
                  "above a head attending uniformly: prev (previous token), dup (duplicate token), ind (induction), "
                  "sink (first token).",
                  kTypeThreshold * 100, kAboveChance * 100);
+    text_wrapped_disabled("Right-click a head (or press X over it) to switch it off: its output becomes zero, and every "
+                          "later layer and the prediction are computed without it.");
     // Query heads that share a key/value head sit together, a wider gap between groups.
     static const std::vector<int> kNoGroups;
     const std::vector<int>& groups = layers ? m.trace->blocks[0].attention.head_groups : kNoGroups;
@@ -136,7 +163,8 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
             }
             x += side + before;
             ImGui::BeginGroup();
-            const std::string caption = tile_caption(l, h, scores, m.chance_scores);
+            const bool off = is_off(m, l, h);
+            const std::string caption = (off ? "OFF " : "") + tile_caption(l, h, scores, m.chance_scores);
             ImGui::PushFont(ctx.fonts.small);
             ImGui::TextUnformatted(caption.c_str());
             ImGui::PopFont();
@@ -150,9 +178,18 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
             req.show_values = false;
             req.highlight = l == shown_layer && h == shown_head;
             req.export_name = attn::layer_head_file(l, h) + "_weights";
+            req.menu_items = tile_menu(m, l, h, widgets, choice);
             const MatrixPlacement p = draw_matrix(req, ctx);
             ImGui::EndGroup();
+            if (off) {  // on the tile itself: dimmed and crossed out (the shown head's frame is an outline)
+                ImDrawList* dl = ImGui::GetWindowDrawList();
+                const ImU32 cross = ImGui::GetColorU32(ui_color(ui_colors().error));
+                dl->AddRectFilled(p.min, p.max, IM_COL32(0, 0, 0, 140));
+                dl->AddLine(p.min, p.max, cross, 3.0f * ctx.ui_scale);
+                dl->AddLine(ImVec2(p.min.x, p.max.y), ImVec2(p.max.x, p.min.y), cross, 3.0f * ctx.ui_scale);
+            }
             if (p.clicked) clicked = std::make_pair(l, h);
+            tile_key(l, h, p, choice);
             tile_tooltip(run, l, h, scores, p, weights);
             record(shown, req.key, p, weights);
         }
@@ -197,6 +234,22 @@ void draw_next_heading(const attn::ModelRun& m, std::optional<int> next_at, cons
     }
 }
 
+// Which heads are off, and the way to switch them all back on.
+void draw_switched_off(const attn::ModelRun& m, WidgetRects& widgets, ModelViewChoice& choice) {
+    std::string heads;
+    for (const attn::HeadSite& h : m.switched_off) heads += (heads.empty() ? "" : ", ") + attn::head_name(h);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(ui_color(ui_colors().error), "Switched off: %s", heads.c_str());
+    widgets.record("switched_off");
+    ImGui::SameLine();
+    if (ImGui::Button("Switch every head back on")) choice.all_heads_on = true;
+    widgets.record("all_heads_on");
+    text_wrapped_disabled("The bars are the run without %s; in brackets the run with every head on. The tiles below "
+                          "are the changed run's: every later layer reads the residual stream without %s.",
+                          m.switched_off.size() == 1 ? "that head" : "those heads",
+                          m.switched_off.size() == 1 ? "it" : "them");
+}
+
 // The next tokens as bars, and the buttons that append them.
 void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> next_at, const DrawContext& ctx,
                       WidgetRects& widgets, ModelViewChoice& choice) {
@@ -211,24 +264,38 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     const attn::Sampling& how = m.sampler.how();
     if (how.sampled())  // the bars are the model's; the draw reshapes them
         ImGui::TextDisabled("%s", sampling_line(how).c_str());
+    const bool switched = !m.switched_off.empty();
+    if (switched) draw_switched_off(m, widgets, choice);
     const float top = std::max(m.next_tokens.front().prob, 1e-30f);
     for (const attn::TokenProbability& t : m.next_tokens) {
         ImGui::TextUnformatted(text_of(t.id).c_str());
         ImGui::SameLine(word_w);
-        char label[64];
-        if (t.drawn >= 0.0f)
+        char label[96];
+        if (switched) {  // after, and before: the run with every head on
+            const auto before = std::find_if(m.baseline_next_tokens.begin(), m.baseline_next_tokens.end(),
+                                             [&](const attn::TokenProbability& b) { return b.id == t.id; });
+            if (before != m.baseline_next_tokens.end())
+                std::snprintf(label, sizeof label, "%.2f%%  (every head on: %.2f%%)", static_cast<double>(t.prob) * 100.0,
+                              static_cast<double>(before->prob) * 100.0);
+            else
+                std::snprintf(label, sizeof label, "%.2f%%  (every head on: not in the top %zu)",
+                              static_cast<double>(t.prob) * 100.0, m.baseline_next_tokens.size());
+        } else if (t.drawn >= 0.0f)
             std::snprintf(label, sizeof label, "%.2f%% · drawn %.2f%%", static_cast<double>(t.prob) * 100.0,
                           static_cast<double>(t.drawn) * 100.0);
         else
             std::snprintf(label, sizeof label, "%.2f%%", static_cast<double>(t.prob) * 100.0);
         ImGui::ProgressBar(t.prob / top, ImVec2(bar_w, 0.0f), label);  // bars relative to the most probable
     }
-    ImGui::BeginDisabled(generating > 0);
+    ImGui::BeginDisabled(generating > 0 || switched);
     if (ImGui::Button(how.sampled() ? "Append a sampled token" : "Append the most likely token")) choice.append = true;
     ImGui::EndDisabled();
     widgets.record("append_token");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        if (how.sampled())
+        if (switched)
+            ImGui::SetTooltip("Switch the heads back on to generate: generation runs through the KV cache, which "
+                              "does not switch heads off yet.");
+        else if (how.sampled())
             ImGui::SetTooltip("generate's step: the last position's logits%s divided by the temperature, and a token "
                               "drawn from their softmax (torch.multinomial), added to the text",
                               how.top_k ? " (all but the top k set to -inf)" : "");
@@ -238,8 +305,10 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     ImGui::SameLine();
     if (generating > 0) {
         if (ImGui::Button("Stop generating")) choice.stop = true;
-    } else if (ImGui::Button("Generate 10 tokens")) {
-        choice.generate = 10;
+    } else {
+        ImGui::BeginDisabled(switched);
+        if (ImGui::Button("Generate 10 tokens")) choice.generate = 10;
+        ImGui::EndDisabled();
     }
     widgets.record("generate");
     if (ImGui::IsItemHovered())
@@ -294,7 +363,7 @@ ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int g
     ModelViewChoice choice;
     draw_next_tokens(run, generating, next_at, ctx, widgets, choice);
     ImGui::Separator();
-    choice.select = draw_grid(run, layer, head, ctx, shown);
+    if (const auto clicked = draw_grid(run, layer, head, ctx, shown, widgets, choice)) choice.select = clicked;
     return choice;
 }
 

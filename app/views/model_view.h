@@ -3,7 +3,9 @@
 // bars, with a button that appends the most likely one after the last to the text; then
 // (BertViz's model view) every layer x head's attention weights as a tile, one colour
 // scale (0 to 1), each labelled with its strongest head-type score; a click selects the
-// head whose pipeline is drawn below.
+// head whose pipeline is drawn below. A tile's context menu (right click) or X over it
+// switches its head off (Settings::ablate) and back on; switched-off tiles are marked,
+// and the next tokens show the run without them beside.
 // The appended tokens are chosen as the run's sampling settings say (temperature 0: the
 // most likely; else sampled as chapter 5's generate, one random stream across runs).
 #include <cstdint>
@@ -23,6 +25,8 @@ struct ModelViewChoice {
     bool stop = false;                          // stop generating
     bool clear = false;                         // drop the generated tokens
     bool next_at_last = false;                  // the next tokens after the last token again
+    std::optional<std::pair<int, int>> switch_head;  // (layer, head) to switch off, or back on
+    bool all_heads_on = false;                  // every switched-off head back on
 };
 
 // `run` is the layer view (its model is non-null); `layer` and `head` are shown.

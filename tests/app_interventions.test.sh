@@ -1,0 +1,73 @@
+#!/bin/bash
+# Switching heads off in the window (issue 55): a right click on a tile opens its menu,
+# whose item switches the head off; X over another tile does the same; the switched tiles
+# are outlined, the next tokens are the CLI's --ablate run's with the run with every head
+# on beside them; Generate is disabled while heads are off; "Switch every head back on"
+# brings back the CLI's plain run. A link carries the heads (ablate=...).
+source "$(dirname "$0")/app_lib.sh"
+need xvfb-run xdotool python3
+in_own_display
+text="The state of the Union is strong. The state of the Union is"
+# The CLI's numbers first, before the window takes the cores.
+"$CLI" --model sotu-small --text "$text" --ablate 1.1,2.3 >"$WORK/ablated.json"
+"$CLI" --model sotu-small --text "$text" --stages weights >"$WORK/plain.json"
+ids_of() { json "$1" "[t['id'] for t in s['$2']]"; }
+ablated=$(ids_of "$WORK/ablated.json" next_token)
+baseline=$(ids_of "$WORK/ablated.json" baseline_next_token)
+plain=$(ids_of "$WORK/plain.json" next_token)
+prob0=$(json "$WORK/ablated.json" "s['next_token'][0]['prob']")
+
+start_app --model sotu-small --text "$text"
+check "window appears" test -n "$WID"
+check "the model's run arrives, no head switched off" \
+    wait_state "$(settled 1) and s['model_run'] is not None and s['model_run']['switched_off'] == []
+                and s['model_run']['baseline_next_token'] == [] and 'model/1.1' in s['heatmaps']"
+
+# The grid is below the next tokens: the wheel over the view brings tiles 1.1 and 2.3 into
+# sight, a notch at a time, each waiting until the tiles have moved (app_model's way).
+read -r x y <<<"$(json "$STATE" "'%d %d' % ((s['viewport'][0] + s['viewport'][2]) / 2, (s['viewport'][1] + s['viewport'][3]) / 2)")"
+xdotool mousemove --window "$WID" "$x" "$y"
+inside="s['heatmaps']['model/1.1']['rect'][1] >= s['viewport'][1] and s['heatmaps']['model/2.3']['rect'][3] <= s['viewport'][3]"
+top="s['heatmaps']['model/1.1']['rect'][1]"
+for _ in $(seq 1 30); do
+    [ "$(json "$STATE" "bool($inside)")" = "true" ] && break
+    was=$(json "$STATE" "$top")
+    xdotool click 5
+    wait_state "$top != $was" || break
+done
+check "tiles 1.1 and 2.3 are on screen" wait_state "$inside"
+
+# Right click on tile 1.1, then the menu's item.
+read -r x y <<<"$(heatmap_point model/1.1 0.5 0.5)"
+xdotool mousemove --window "$WID" "$x" "$y"
+frames_pass >/dev/null
+xdotool click 3
+check "a right click opens the tile's menu" wait_state "s['popup'] and 'switch_head' in s['widgets']"
+click_until switch_head "s['model_run'] is not None and s['model_run']['switched_off'] == ['1.1']" "switch head 1.1 off"
+# X over tile 2.3.
+read -r x y <<<"$(heatmap_point model/2.3 0.5 0.5)"
+xdotool mousemove --window "$WID" "$x" "$y"
+frames_pass >/dev/null
+hold x
+check "X over tile 2.3 switches it off too: the CLI's --ablate 1.1,2.3 run" \
+    wait_state "$(settled) and s['model_run']['switched_off'] == ['1.1', '2.3']
+                and [t['id'] for t in s['model_run']['next_token']] == $ablated
+                and abs(s['model_run']['next_token'][0]['prob'] - $prob0) <= 1e-4 * $prob0
+                and [t['id'] for t in s['model_run']['baseline_next_token']] == $baseline"
+window_shot "$WORK/switched_off.png"
+# The line naming them is above the tiles: back to the top.
+for _ in $(seq 1 30); do xdotool click 4; sleep 0.05; done
+check "the switched heads are named, with the way back" wait_state "'switched_off' in s['widgets'] and 'all_heads_on' in s['widgets']"
+click_until all_heads_on "s['model_run'] is not None and s['model_run']['switched_off'] == []" "switch every head back on"
+check "every head back on: the CLI's plain run" \
+    wait_state "$(settled) and [t['id'] for t in s['model_run']['next_token']] == $plain and s['model_run']['baseline_next_token'] == []"
+quit_app
+check "the app quits cleanly" test "$APP_EXIT" = 0
+
+# A link carries the switched heads.
+start_app --model sotu-small --text "$text" --ablate 2.3,1.1
+check "--ablate (a link's ablate=) starts with the heads off" \
+    wait_state "$(settled 1) and s['model_run'] is not None and s['model_run']['switched_off'] == ['1.1', '2.3']
+                and [t['id'] for t in s['model_run']['next_token']] == $ablated"
+quit_app
+finish
