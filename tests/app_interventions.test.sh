@@ -23,18 +23,9 @@ check "the model's run arrives, no head switched off" \
     wait_state "$(settled 1) and s['model_run'] is not None and s['model_run']['switched_off'] == []
                 and s['model_run']['baseline_next_token'] == [] and 'model/1.1' in s['heatmaps']"
 
-# The grid is below the next tokens: the wheel over the view brings tiles 1.1 and 2.3 into
-# sight, a notch at a time, each waiting until the tiles have moved (app_model's way).
-read -r x y <<<"$(json "$STATE" "'%d %d' % ((s['viewport'][0] + s['viewport'][2]) / 2, (s['viewport'][1] + s['viewport'][3]) / 2)")"
-xdotool mousemove --window "$WID" "$x" "$y"
+# The grid is below the next tokens: the wheel over the view brings tiles 1.1 and 2.3 into sight.
 inside="s['heatmaps']['model/1.1']['rect'][1] >= s['viewport'][1] and s['heatmaps']['model/2.3']['rect'][3] <= s['viewport'][3]"
-top="s['heatmaps']['model/1.1']['rect'][1]"
-for _ in $(seq 1 30); do
-    [ "$(json "$STATE" "bool($inside)")" = "true" ] && break
-    was=$(json "$STATE" "$top")
-    xdotool click 5
-    wait_state "$top != $was" || break
-done
+wheel_until "$inside" "s['heatmaps']['model/1.1']['rect'][1]"
 check "tiles 1.1 and 2.3 are on screen" wait_state "$inside"
 
 # Right click on tile 1.1, then the menu's item.

@@ -88,6 +88,21 @@ heatmap_point() {  # heatmap_point NAME FX FY: "x y" at fractions (0..1) across 
     json "$STATE" "'%d %d' % (s['heatmaps']['$1']['rect'][0] * (1 - $2) + s['heatmaps']['$1']['rect'][2] * $2, \
 s['heatmaps']['$1']['rect'][1] * (1 - $3) + s['heatmaps']['$1']['rect'][3] * $3)"
 }
+wheel_until() {  # wheel_until INSIDE_EXPR MOVING_EXPR: the wheel over the view's centre, a notch
+    # at a time, until the state satisfies INSIDE_EXPR (30 notches at most). Each notch waits
+    # until MOVING_EXPR (a tile's top) has changed: a wheel event the X server delivers late,
+    # after the loop had read the tile's place, moved it under the next click (app_model
+    # failed so once in a fresh-clone CI run, the machine busy with other tests).
+    local x y was
+    read -r x y <<<"$(json "$STATE" "'%d %d' % ((s['viewport'][0] + s['viewport'][2]) / 2, (s['viewport'][1] + s['viewport'][3]) / 2)")"
+    xdotool mousemove --window "$WID" "$x" "$y"
+    for _ in $(seq 1 30); do
+        [ "$(json "$STATE" "bool($1)")" = "true" ] && return 0
+        was=$(json "$STATE" "$2")
+        xdotool click 5
+        wait_state "$2 != $was" || return 1
+    done
+}
 resident_mb() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$APP_PID/status"; }
 under_asan() { ldd "$APP" | grep -q libasan; }  # ASan's shadow memory and quarantine are not the app's
 widget_centre() {  # widget_centre NAME: "x y" of a widget's centre

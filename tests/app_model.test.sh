@@ -73,19 +73,8 @@ click "$x" "$y"
 check "',' picked once more, for the program saved below" wait_state "$(settled) and s['next_at'] == 1 and $next_is_cli_at_1"
 
 # The grid is taller than the window: the wheel over the view scrolls tile 1.5 into sight.
-read -r x y <<<"$(json "$STATE" "'%d %d' % ((s['viewport'][0] + s['viewport'][2]) / 2, (s['viewport'][1] + s['viewport'][3]) / 2)")"
-xdotool mousemove --window "$WID" "$x" "$y"
 inside="s['heatmaps']['model/1.5']['rect'][1] >= s['viewport'][1] and s['heatmaps']['model/1.5']['rect'][3] <= s['viewport'][3]"
-# Each notch waits until the tile has moved: a wheel event the X server delivers late,
-# after the loop had read the tile's place, moved it under the click (app_model failed so
-# once in a fresh-clone CI run, the machine busy with other tests).
-top="s['heatmaps']['model/1.5']['rect'][1]"
-for _ in $(seq 1 30); do
-    [ "$(json "$STATE" "bool($inside)")" = "true" ] && break
-    was=$(json "$STATE" "$top")
-    xdotool click 5
-    wait_state "$top != $was" || break
-done
+wheel_until "$inside" "s['heatmaps']['model/1.5']['rect'][1]"
 check "tile 1.5 is on screen" wait_state "$inside"
 # same_place_while_computing RECT: a frame drawn while a run computes has tile 1.5 at RECT,
 # where it stood before: the status ("computing…") floats over the view instead of taking a

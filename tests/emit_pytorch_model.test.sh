@@ -49,6 +49,23 @@ agree() {
     passed=$((passed + 1))
 }
 
+# must_fail NAME WHAT SED_EXPR: program NAME.py with SED_EXPR applied must run and fail the
+# comparison with NAME.json (the comparison has teeth); WHAT says what the change breaks.
+must_fail() {
+    local name=$1 what=$2
+    [[ -s $tmp/$name.py ]] || return 0  # its agree already failed
+    sed "$3" "$tmp/$name.py" >"$tmp/broken.py"
+    if cmp -s "$tmp/broken.py" "$tmp/$name.py"; then
+        fail "a program $what" "the line to break is not in the program"
+    elif "$python" "$tmp/broken.py" >"$tmp/broken.out" 2>"$tmp/err" &&
+        ! "$python" "$here/compare_model_program.py" "$tmp/$name.json" "$tmp/broken.out" >"$tmp/compared"; then
+        echo "ok:   a program $what fails: $(cat "$tmp/compared")"
+        passed=$((passed + 1))
+    else
+        fail "a program $what" "not caught"
+    fi
+}
+
 started=$SECONDS
 agree sotu_head_1.2_generate_3 --model sotu-small --text "The state of the Union is" --layer 1 --head 2 --generate 3
 # The shipped model's last head (its sizes from its config.json: a retrained model may have others).
@@ -92,18 +109,8 @@ agree qwen2_ablate_zero --model "$tmp/qwen2-bias-f16-shards" --ids 5,17,94,3,3,8
 head_args=(--layer 1 --head 2)
 agree qwen3_patch_at --model "$tmp/qwen3-qknorm-mqa-f32" --ids 5,17,94,3,3,8 --patch 0.1,0.3 --patch-from-ids 5,9,94,3,7,8 \
     --patch-at 1,4 --next-at 4
-if [[ -s $tmp/sotu_patch.py ]]; then  # the patch taken from the text itself: the baseline, not the CLI's run
-    sed 's/z\[..., rows, cols\] = source_z\[layer\]\[..., rows, cols\]/pass/' "$tmp/sotu_patch.py" >"$tmp/broken_patch.py"
-    if cmp -s "$tmp/broken_patch.py" "$tmp/sotu_patch.py"; then
-        fail "a program whose hook changes nothing" "the patch line to break is not in the program"
-    elif "$python" "$tmp/broken_patch.py" >"$tmp/broken.out" 2>"$tmp/err" &&
-        ! "$python" "$here/compare_model_program.py" "$tmp/sotu_patch.json" "$tmp/broken.out" >"$tmp/compared"; then
-        echo "ok:   a program whose hook patches nothing fails: $(cat "$tmp/compared")"
-        passed=$((passed + 1))
-    else
-        fail "a program whose hook changes nothing" "not caught"
-    fi
-fi
+# The patch taken from the text itself: the baseline, not the CLI's run.
+must_fail sotu_patch "whose hook patches nothing" 's/z\[..., rows, cols\] = source_z\[layer\]\[..., rows, cols\]/pass/'
 head_args=()
 if grep -qx "MODEL_DIR = \"$tmp/qwen2-bias-f16-shards\"" "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
     grep -qF "its keys are key/value head 1's," "$tmp/qwen2_shards_head_1.3_generate_3.py" &&
@@ -115,20 +122,8 @@ if grep -qx "MODEL_DIR = \"$tmp/qwen2-bias-f16-shards\"" "$tmp/qwen2_shards_head
 else
     fail "a Llama-family program's source" "no MODEL_DIR line with the folder, no key/value group, or its ids' source unnamed"
 fi
-if [[ -s $tmp/llama3_bf16_head_1.1_sampled.py ]]; then
-    sed 's/q_rot = q \* cos + rotate_half(q) \* sin/q_rot = q * cos - rotate_half(q) * sin/' \
-        "$tmp/llama3_bf16_head_1.1_sampled.py" >"$tmp/broken_llama.py"
-    if cmp -s "$tmp/broken_llama.py" "$tmp/llama3_bf16_head_1.1_sampled.py"; then
-        fail "a broken Llama program" "the rotation to break is not in the program"
-    elif "$python" "$tmp/broken_llama.py" >"$tmp/broken.out" 2>"$tmp/err" &&
-        ! "$python" "$here/compare_model_program.py" "$tmp/llama3_bf16_head_1.1_sampled.json" "$tmp/broken.out" \
-            >"$tmp/compared"; then
-        echo "ok:   a Llama program rotating its queries the wrong way fails: $(cat "$tmp/compared")"
-        passed=$((passed + 1))
-    else
-        fail "a broken Llama program" "queries rotated the wrong way were not caught"
-    fi
-fi
+must_fail llama3_bf16_head_1.1_sampled "rotating its queries the wrong way" \
+    's/q_rot = q \* cos + rotate_half(q) \* sin/q_rot = q * cos - rotate_half(q) * sin/'
 
 # --next-at P: the program takes position P's logits (and the default the last's, -1).
 if grep -qF "probas = torch.softmax(logits[0, 2], dim=-1)" "$tmp/sotu_next_at_2_generate_2.py" &&
@@ -149,19 +144,8 @@ else
 fi
 
 # The comparison has teeth: query weights loaded without chapter 5's transpose.
-if [[ -s $tmp/sotu_head_1.2_generate_3.py ]]; then
-    sed 's/assign(b.att.W_query.weight, q_w.T)/assign(b.att.W_query.weight, q_w)/' "$tmp/sotu_head_1.2_generate_3.py" \
-        >"$tmp/broken.py"
-    if cmp -s "$tmp/broken.py" "$tmp/sotu_head_1.2_generate_3.py"; then
-        fail "a broken program" "the transpose to break is not in the program"
-    elif "$python" "$tmp/broken.py" >"$tmp/broken.out" 2>"$tmp/err" &&
-        ! "$python" "$here/compare_model_program.py" "$tmp/sotu_head_1.2_generate_3.json" "$tmp/broken.out" >"$tmp/compared"; then
-        echo "ok:   a program loading W_query untransposed fails: $(cat "$tmp/compared")"
-        passed=$((passed + 1))
-    else
-        fail "a broken program" "loading W_query untransposed was not caught"
-    fi
-fi
+must_fail sotu_head_1.2_generate_3 "loading W_query untransposed" \
+    's/assign(b.att.W_query.weight, q_w.T)/assign(b.att.W_query.weight, q_w)/'
 
 # Bad input: exit 2, one line, nothing on stdout.
 expect_error "a model that is not there" "nothing.safetensors: no such file" \

@@ -16,6 +16,7 @@ namespace attn {
 struct HeadSite {
     int layer = 0, head = 0;
     bool operator==(const HeadSite& o) const { return layer == o.layer && head == o.head; }
+    bool operator<(const HeadSite& o) const { return layer != o.layer ? layer < o.layer : head < o.head; }
 };
 
 // Every activation of one forward (T rows each).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <sstream>
 
 #include "base/user_error.h"
@@ -122,6 +123,23 @@ EffectMetric parse_effect_metric(const std::string& text, const ModelShape& shap
         return m;
     }
     throw ArgsError(flag + " needs prob:ID or logit-diff:ID1,ID2, got '" + text + "'");
+}
+
+std::optional<std::string> toggle_head(const std::optional<std::string>& list, HeadSite site) {
+    std::vector<HeadSite> heads;
+    if (list) {
+        ModelShape any;  // the list was checked against the model when it was set
+        any.layers = any.heads = std::numeric_limits<int>::max();
+        heads = parse_head_sites("--ablate", *list, any);
+    }
+    const auto at = std::find(heads.begin(), heads.end(), site);
+    if (at != heads.end()) heads.erase(at);
+    else heads.push_back(site);
+    if (heads.empty()) return std::nullopt;
+    std::sort(heads.begin(), heads.end());
+    std::string out;
+    for (const HeadSite& h : heads) out += (out.empty() ? "" : ",") + head_name(h);
+    return out;
 }
 
 Intervention parse_intervention(const InterventionFlags& f, const ModelShape& shape, int64_t tokens) {

@@ -49,6 +49,10 @@ std::vector<int64_t> parse_vocab_ids(const std::string& flag, const std::string&
 // --head-effects's "prob:ID" or "logit-diff:ID1,ID2", after token `position`.
 EffectMetric parse_effect_metric(const std::string& text, const ModelShape& shape, int64_t position);
 
+// `list` ("5.1,5.5", as Settings::ablate holds it) with `site` added, or removed when it
+// is there; unset when none is left. The heads in layer, head order.
+std::optional<std::string> toggle_head(const std::optional<std::string>& list, HeadSite site);
+
 // What flags ask to change in a run of `tokens` tokens: the kind, heads and positions
 // (the patch's source run is the caller's to make). Kind None with no --ablate or
 // --patch; both at once is refused.

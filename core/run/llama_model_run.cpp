@@ -3,6 +3,7 @@
 #include "run/llama_run.h"
 #include "run/pipeline.h"  // InputError
 #include "run/run_cache.h"
+#include "run/switched_off.h"
 
 namespace attn {
 
@@ -72,10 +73,7 @@ ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budg
     run.trace = std::move(trace);
     run.next_position = position;
     run.next_tokens = next_tokens_of(run_logits_at(run, position), s.sampling);
-    if (!run.switched_off.empty()) {  // the same forward without the hook, keeping nothing
-        const LlamaTrace baseline = llama_forward(m, run.tokens.ids, KeptStages::only({}));
-        run.baseline_next_tokens = next_tokens_of(llama_logits_at(m, baseline, position), s.sampling);
-    }
+    if (!run.switched_off.empty()) run.baseline_next_tokens = baseline_next_tokens(run, position, s.sampling);
     score_heads(run);
     return run;
 }

@@ -4,9 +4,9 @@
 #include <charconv>
 #include <sstream>
 
-#include "interventions/intervention_flags.h"
 #include "run/llama_model_run.h"
 #include "run/llama_run.h"  // llama_token_text
+#include "run/switched_off.h"
 #include "run/pipeline.h"
 #include "run/run_cache.h"
 #include "model/kv_cache.h"
@@ -133,22 +133,6 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
     return steps.take();
 }
 
-std::vector<HeadSite> switched_off_heads(const Settings& s, const ModelShape& shape) {
-    if (!s.ablate) return {};
-    if (s.generate > 0)
-        throw InputError("generating with heads switched off is not joined yet (generation runs through the KV "
-                         "cache): switch them back on, or generate 0");
-    return parse_head_sites("--ablate", *s.ablate, shape);
-}
-
-ZHook switch_off_hook(const std::vector<HeadSite>& heads, int head_dim) {
-    if (heads.empty()) return {};
-    Intervention off;
-    off.kind = Intervention::Kind::Zero;
-    off.heads = heads;
-    return [off, head_dim](int layer, Matrix& z) { intervene(off, layer, head_dim, z); };
-}
-
 ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view)
     : s_(s), generated_in_view_(generated_in_view) {
     if (model.llama) {  // one step: the Llama forward is not split into steps
@@ -224,11 +208,7 @@ void ModelRunSteps::step() {
     run.trace = std::make_shared<const GptTrace>(std::move(trace));
     run.next_position = position_;
     run.next_tokens = next_tokens_of(logits_at(m, *run.trace, position_), s.sampling);
-    if (!run.switched_off.empty()) {  // the same forward without the hook, keeping nothing
-        const GptTrace baseline = gpt_forward(m, run.tokens.ids, std::vector<KeptStages>(m.blocks.size(), KeptStages::only({})),
-                                              {static_cast<Eigen::Index>(position_)});
-        run.baseline_next_tokens = next_tokens_of(baseline.logits.row(0), s.sampling);
-    }
+    if (!run.switched_off.empty()) run.baseline_next_tokens = baseline_next_tokens(run, position_, s.sampling);
     score_heads(run);
     if (s.generate > 0 && !generated_in_view_) {  // from this run's cache: the prompt is not run again
         const std::vector<int64_t> all =
@@ -282,9 +262,8 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     const ModelShape shape = model_shape(previous.model);
     const std::vector<int64_t>& old_ids = previous.tokens.ids;
     const std::vector<int64_t>& ids = tokens.ids;
-    // A run with heads switched off: the KV cache's steps have no hook (a full run has).
     if (!previous.trace || ids.empty() || ids == old_ids || static_cast<int64_t>(ids.size()) > shape.context_length ||
-        !previous.switched_off.empty())
+        !previous.switched_off.empty())  // heads off: the KV cache's steps have no hook (a full run has)
         return std::nullopt;
     // The tokens both begin with keep previous's rows: under the causal mask a position's
     // keys, values and weights do not depend on the tokens after it.

@@ -58,11 +58,6 @@ struct ModelRun {
     std::vector<TokenProbability> baseline_next_tokens;
 };
 
-// Settings::ablate as the heads a run switches off, checked against the model's shape
-// (ArgsError naming --ablate); refused beside --generate, which runs through the KV cache.
-std::vector<HeadSite> switched_off_heads(const Settings& s, const ModelShape& shape);
-// The hook that sets those heads' z to zero (interventions/hooked_run.h's intervene).
-ZHook switch_off_hook(const std::vector<HeadSite>& heads, int head_dim);
 
 // The most probable next tokens after a row of logits, each with the chance generate draws
 // it when `how` samples.
