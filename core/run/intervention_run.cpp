@@ -62,7 +62,8 @@ InterventionRun run_interventions(const Settings& s, const InterventionFlags& fl
         if (flags.patch_from) source.text = *flags.patch_from;
         run.patch_tokens = model_input_tokens(source, model);
         if (run.patch_tokens->ids.size() != run.tokens.ids.size())
-            throw InputError("--patch-from has " + std::to_string(run.patch_tokens->ids.size()) + " tokens and the text " +
+            throw InputError("--patch-from has " + std::to_string(run.patch_tokens->ids.size()) +
+                             (run.patch_tokens->ids.size() == 1 ? " token" : " tokens") + " and the text " +
                              std::to_string(T) + ": a patch needs texts of as many tokens");
     }
     check_budget(estimate_intervention_work(model, flags, T), budget);
