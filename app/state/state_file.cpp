@@ -63,7 +63,7 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"kv_cache_bytes", attn::run_cache_size(*m).bytes()}};
         // Heads switched off (Settings::ablate), and the next tokens with every head on.
         nlohmann::json off = nlohmann::json::array(), before = nlohmann::json::array();
-        for (const attn::HeadSite& h : m->switched_off) off.push_back(attn::head_name(h));
+        for (const attn::HeadSite& h : m->switched_off) off.push_back(attn::layer_head(h));
         for (const attn::TokenProbability& t : m->baseline_next_tokens) before.push_back({{"id", t.id}, {"prob", t.prob}});
         j["model_run"]["switched_off"] = off;
         j["model_run"]["baseline_next_token"] = before;

@@ -237,7 +237,7 @@ void draw_next_heading(const attn::ModelRun& m, std::optional<int> next_at, cons
 // Which heads are off, and the way to switch them all back on.
 void draw_switched_off(const attn::ModelRun& m, WidgetRects& widgets, ModelViewChoice& choice) {
     std::string heads;
-    for (const attn::HeadSite& h : m.switched_off) heads += (heads.empty() ? "" : ", ") + attn::head_name(h);
+    for (const attn::HeadSite& h : m.switched_off) heads += (heads.empty() ? "" : ", ") + attn::layer_head(h);
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(ui_color(ui_colors().error), "Switched off: %s", heads.c_str());
     widgets.record("switched_off");

@@ -22,7 +22,7 @@ Attribution attribute_logit(const LanguageModel& model, const ModelActivations& 
         for (int h = 0; h < shape.heads; ++h) {
             const Eigen::Index col = Eigen::Index{h} * shape.head_dim;
             const RowVector z = b.z.block(t, col, 1, shape.head_dim);  // 1 x head_dim
-            a.components.push_back({head_name({layer, h}), share(z * W_O.middleRows(col, shape.head_dim))});
+            a.components.push_back({layer_head(layer, h), share(z * W_O.middleRows(col, shape.head_dim))});
         }
         if (const auto bias = model.out_proj_bias(layer))
             a.components.push_back({"attn_bias " + std::to_string(layer), share(*bias)});

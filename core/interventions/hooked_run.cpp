@@ -56,6 +56,6 @@ RowVector logits_at(const LanguageModel& model, const ModelActivations& run, int
     return model.logits(normed).row(0);
 }
 
-std::string head_name(const HeadSite& site) { return std::to_string(site.layer) + "." + std::to_string(site.head); }
+std::string layer_head(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
 
 }  // namespace attn

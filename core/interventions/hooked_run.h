@@ -54,7 +54,9 @@ ModelActivations run_activations(const LanguageModel& model, const std::vector<i
 // last residual stream (1 x vocab).
 RowVector logits_at(const LanguageModel& model, const ModelActivations& run, int64_t position);
 
-// "5.1": layer 5's head 1 (both 0-based), as the literature and the CLI name it.
-std::string head_name(const HeadSite& site);
+// A model's head as the literature, the CLI and the app name it: "1.5" is layer 1's head 5
+// (both 0-based).
+std::string layer_head(int layer, int head);
+inline std::string layer_head(const HeadSite& site) { return layer_head(site.layer, site.head); }
 
 }  // namespace attn

@@ -138,7 +138,7 @@ std::optional<std::string> toggle_head(const std::optional<std::string>& list, H
     if (heads.empty()) return std::nullopt;
     std::sort(heads.begin(), heads.end());
     std::string out;
-    for (const HeadSite& h : heads) out += (out.empty() ? "" : ",") + head_name(h);
+    for (const HeadSite& h : heads) out += (out.empty() ? "" : ",") + layer_head(h);
     return out;
 }
 

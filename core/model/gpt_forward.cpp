@@ -37,14 +37,6 @@ Matrix gelu(const Matrix& x) {
 
 namespace {
 
-void check_ids(const GptConfig& cfg, const std::vector<int64_t>& ids) {
-    if (ids.empty()) throw ConfigError("the text has no tokens");
-    if (static_cast<int64_t>(ids.size()) > cfg.context_length)
-        throw ConfigError("the text has " + std::to_string(ids.size()) + " tokens; the model's context_length is " +
-                          std::to_string(cfg.context_length));
-    for (const int64_t id : ids) check_token_id(cfg, id);
-}
-
 // The block's second half on `residual1` (rows x d): normed2, ff_hidden, outputs.
 void mlp_forward(const GptBlock& b, const Matrix& residual1, BlockTrace& t) {
     t.normed2 = layer_norm(residual1, b.norm2);
@@ -93,7 +85,7 @@ GptForward::GptForward(const GptModel& model, std::vector<int64_t> ids, std::vec
                        double logit_products, std::vector<Eigen::Index> logit_rows)
     : model_(&model), keep_(std::move(keep)) {
     if (keep_.size() != model.blocks.size()) throw std::logic_error("gpt_forward: one KeptStages per block");
-    check_ids(model.cfg, ids);
+    check_token_ids(model.cfg, ids);
     trace_.ids = std::move(ids);
     const auto T = static_cast<Eigen::Index>(trace_.ids.size());
     for (const Eigen::Index r : logit_rows)

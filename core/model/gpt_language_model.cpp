@@ -21,17 +21,10 @@ public:
     }
 
     std::vector<std::pair<std::string, Matrix>> embedding_parts(const std::vector<int64_t>& ids) const override {
-        const GptConfig& c = m_->cfg;
-        if (ids.empty()) throw ConfigError("the text has no tokens");
-        if (static_cast<int64_t>(ids.size()) > c.context_length)
-            throw ConfigError("the text has " + std::to_string(ids.size()) + " tokens; the model's context_length is " +
-                              std::to_string(c.context_length));
+        check_token_ids(m_->cfg, ids);
         const auto T = static_cast<Eigen::Index>(ids.size());
-        Matrix embed(T, c.emb_dim);
-        for (Eigen::Index i = 0; i < T; ++i) {
-            check_token_id(c, ids[static_cast<size_t>(i)]);
-            embed.row(i) = m_->tok_emb.row(ids[static_cast<size_t>(i)]);
-        }
+        Matrix embed(T, m_->cfg.emb_dim);
+        for (Eigen::Index i = 0; i < T; ++i) embed.row(i) = m_->tok_emb.row(ids[static_cast<size_t>(i)]);
         return {{"embed", std::move(embed)}, {"pos_embed", m_->pos_emb.topRows(T)}};
     }
 

@@ -29,6 +29,14 @@ void check_token_id(const GptConfig& cfg, int64_t id) {
                           std::to_string(cfg.vocab_size) + " tokens)");
 }
 
+void check_token_ids(const GptConfig& cfg, const std::vector<int64_t>& ids) {
+    if (ids.empty()) throw ConfigError("the text has no tokens");
+    if (static_cast<int64_t>(ids.size()) > cfg.context_length)
+        throw ConfigError("the text has " + std::to_string(ids.size()) + " tokens; the model's context_length is " +
+                          std::to_string(cfg.context_length));
+    for (const int64_t id : ids) check_token_id(cfg, id);
+}
+
 namespace {
 
 LayerNormWeights fresh_layer_norm(int emb_dim) {  // torch.ones / torch.zeros: no draws

@@ -57,6 +57,8 @@ Matrix output_logits(const GptModel& model, const Matrix& final_normed);
 void check_gpt_config(const GptConfig& cfg);
 // Throws ConfigError for an id outside the model's vocabulary.
 void check_token_id(const GptConfig& cfg, int64_t id);
+// Throws ConfigError for no ids, more than context_length, or one outside the vocabulary.
+void check_token_ids(const GptConfig& cfg, const std::vector<int64_t>& ids);
 
 // A block's MultiHeadAttention as chapter 3 builds it: mha, causal, emb_dim -> emb_dim,
 // evaluation mode.

@@ -21,6 +21,13 @@ Matrix rms_norm(const ConstMatrixView& x, const RowVector& weight, double eps) {
     return out;
 }
 
+void check_llama_ids(const LlamaConfig& c, const std::vector<int64_t>& ids) {
+    if (ids.empty()) throw ModelFileError("the text has no tokens");
+    if (static_cast<int64_t>(ids.size()) > c.max_positions)
+        throw ModelFileError(std::to_string(ids.size()) + " tokens are more than the model's max_position_embeddings (" +
+                             std::to_string(c.max_positions) + ")");
+}
+
 Matrix silu(const Matrix& x) {
     const auto v = x.array();
     return (v / (1.0f + (-v).exp())).matrix();
@@ -85,10 +92,7 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
     const LlamaConfig& c = model.config();
     if (keep_per_layer.size() != static_cast<size_t>(c.layers))
         throw ModelFileError("llama_forward: one KeptStages a layer");  // a caller's mistake
-    if (ids.empty()) throw ModelFileError("the text has no tokens");
-    if (static_cast<int64_t>(ids.size()) > c.max_positions)
-        throw ModelFileError(std::to_string(ids.size()) + " tokens are more than the model's max_position_embeddings (" +
-                             std::to_string(c.max_positions) + ")");
+    check_llama_ids(c, ids);
     LlamaTrace trace;
     trace.ids = ids;
     trace.embeddings = model.embeddings(ids);  // T x d

@@ -38,6 +38,9 @@ struct LlamaTrace {
 
 // RMSNorm as transformers computes it in float32: weight * (x * rsqrt(mean(x^2) + eps)), per row.
 Matrix rms_norm(const ConstMatrixView& x, const RowVector& weight, double eps);
+// Throws ModelFileError for no ids or more than max_position_embeddings (the embedding
+// table refuses an id outside the vocabulary).
+void check_llama_ids(const LlamaConfig& c, const std::vector<int64_t>& ids);
 // SiLU: x * sigmoid(x).
 Matrix silu(const Matrix& x);
 // nn.Linear: x @ weight^T + bias, the weight as stored ([out, in]).   (T x in) -> T x out

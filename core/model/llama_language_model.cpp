@@ -24,11 +24,7 @@ public:
     }
 
     std::vector<std::pair<std::string, Matrix>> embedding_parts(const std::vector<int64_t>& ids) const override {
-        const LlamaConfig& c = m_->config();
-        if (ids.empty()) throw ModelFileError("the text has no tokens");
-        if (static_cast<int64_t>(ids.size()) > c.max_positions)
-            throw ModelFileError(std::to_string(ids.size()) + " tokens are more than the model's max_position_embeddings (" +
-                                 std::to_string(c.max_positions) + ")");
+        check_llama_ids(m_->config(), ids);
         return {{"embed", m_->embeddings(ids)}};
     }
 

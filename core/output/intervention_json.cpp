@@ -25,7 +25,7 @@ void write_probabilities(JsonWriter& w, const LoadedModel& model, const std::vec
 
 void write_heads(std::ostream& out, const std::vector<HeadSite>& heads) {
     out << '[';
-    for (size_t i = 0; i < heads.size(); ++i) out << (i ? ",\"" : "\"") << head_name(heads[i]) << '"';
+    for (size_t i = 0; i < heads.size(); ++i) out << (i ? ",\"" : "\"") << layer_head(heads[i]) << '"';
     out << ']';
 }
 

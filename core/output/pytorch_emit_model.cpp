@@ -214,7 +214,7 @@ std::string intervention_flags(const Intervention& how, const std::vector<int64_
         for (const auto& item : items) out += (out.empty() ? "" : ",") + text(item);
         return out;
     };
-    const std::string heads = join(how.heads, [](const HeadSite& h) { return head_name(h); });
+    const std::string heads = join(how.heads, [](const HeadSite& h) { return layer_head(h); });
     const std::string positions = join(how.positions, [](int64_t t) { return std::to_string(t); });
     if (how.kind == Intervention::Kind::Patch)
         return " --patch " + heads + " --patch-from-ids " + join(patch_ids, [](int64_t t) { return std::to_string(t); }) +

@@ -54,7 +54,6 @@ void score_heads(ModelRun& run, const ModelRun* previous, size_t kept) {
     run.head_masses = std::move(masses);
 }
 
-std::string layer_head(int layer, int head) { return std::to_string(layer) + "." + std::to_string(head); }
 
 std::string layer_head_file(int layer, int head) {
     return "layer" + std::to_string(layer) + "_head" + std::to_string(head);

@@ -77,9 +77,7 @@ void pick_detail_head(const Settings& s, const ModelShape& shape, ModelRun& run)
 // model's tokenizer.json's, "<id>" where the tokenizer has none.
 std::string model_token_text(const LoadedModel& model, int64_t id);
 
-// A model's head as the literature, the CLI and the app name it: "1.5" is layer 1's head 5
-// (both 0-based).
-std::string layer_head(int layer, int head);
+// A head's name, "1.5": layer_head (interventions/hooked_run.h).
 // The same in a file name: "layer1_head5" (the CLI's --export, the app's export menu).
 std::string layer_head_file(int layer, int head);
 
