@@ -68,6 +68,24 @@ TEST_CASE("an impossible setting keeps the last run and says why", "[app][state]
     CHECK(live.shown_head() == 0);  // the run on screen has one head
 }
 
+TEST_CASE("a run that ended while a frame was drawn counts as computing until it is taken", "[app][state]") {
+    // The state file is written at a frame's end, the run taken at the next one's start:
+    // between them, "computing false" with a run still to come let a test that waits for
+    // the app to settle see that run start with no input (the monkey, under ASan).
+    app::LiveRun live(attn::Settings{}, [] {});
+    settle(live);
+    const uint64_t version = live.run_version();
+    live.controls.text = "Your journey starts";
+    live.update();
+    for (int i = 0; i < 600 && !live.wait_for_run(std::chrono::milliseconds(100)); ++i) {
+    }
+    CHECK(live.run_version() == version);  // ended, not taken
+    CHECK(live.computing());
+    live.update();
+    CHECK(live.run_version() == version + 1);
+    CHECK_FALSE(live.computing());
+}
+
 TEST_CASE("an error is shown only against the settings whose run made it", "[app][state]") {
     app::LiveRun live(attn::Settings{}, [] {});
     settle(live);

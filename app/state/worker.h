@@ -65,7 +65,7 @@ public:
     // about a texel a pixel.
     static constexpr int kPreviewTexels = 512;
     std::optional<Outcome> take();  // the newest finished outcome, if any
-    bool busy() const;              // a request is waiting or running
+    bool busy() const;              // a request is waiting or running, or its outcome not taken
     // What the running request is doing, for the view's progress line: "loading gpt2…"
     // while a model loads, "sotu-small: layer 3 of 4…" or "mha: head 3 of 12…" while its
     // run counts steps, else "computing…".

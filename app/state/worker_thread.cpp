@@ -41,7 +41,9 @@ std::optional<Outcome> Worker::take() {
 
 bool Worker::busy() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return running_ || waiting_.has_value();
+    // An outcome not yet taken counts: a run that ends while a frame is drawn is taken at
+    // the next frame's start, and the state file written meanwhile must not say "idle".
+    return running_ || waiting_.has_value() || done_.has_value();
 }
 
 bool Worker::wait_idle(std::chrono::microseconds limit) {
