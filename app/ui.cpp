@@ -94,7 +94,8 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
         return;
     }
     const ModelViewChoice choice =
-        draw_model_view(run, m.layer, head, live.generating, live.controls.next_at, ctx, report.heatmaps, report.widgets);
+        draw_model_view(run, m.layer, head, live.generating, live.controls.next_at, live.controls.logit_lens, ctx,
+                        report.heatmaps, report.widgets);
     if (choice.select) {
         live.controls.layer = choice.select->first;
         live.select_head(choice.select->second);
@@ -105,6 +106,7 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     if (choice.switch_head)
         live.controls.ablate = attn::toggle_head(live.controls.ablate, {choice.switch_head->first, choice.switch_head->second});
     if (choice.all_heads_on) live.controls.ablate.reset();
+    if (choice.logit_lens) live.controls.logit_lens = *choice.logit_lens;
     if (choice.generate) live.generating = choice.generate;
     if (choice.stop || !live.error().empty()) live.generating = 0;
     // One token a run: the next is asked for once the run with the last one arrived.

@@ -3,7 +3,9 @@
 # whose item switches the head off; X over another tile does the same; the switched tiles
 # are outlined, the next tokens are the CLI's --ablate run's with the run with every head
 # on beside them; Generate is disabled while heads are off; "Switch every head back on"
-# brings back the CLI's plain run. A link carries the heads (ablate=...).
+# brings back the CLI's plain run. The logit lens's checkbox shows what each layer would
+# say: the CLI's --logit-lens at the positions shown. A link carries the heads (ablate=...)
+# and the lens (logit_lens=1).
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
@@ -16,6 +18,19 @@ ablated=$(ids_of "$WORK/ablated.json" next_token)
 baseline=$(ids_of "$WORK/ablated.json" baseline_next_token)
 plain=$(ids_of "$WORK/plain.json" next_token)
 prob0=$(json "$WORK/ablated.json" "s['next_token'][0]['prob']")
+"$CLI" --model sotu-small --text "$text" --logit-lens >"$WORK/lens.json"
+"$CLI" --model sotu-small --text "$text" --ablate 1.1,2.3 --logit-lens >"$WORK/ablated_lens.json"
+# [entry][position]: the most probable token's id and probability.
+lens_top() { json "$1" "[[[p[0]['id'], p[0]['prob']] for p in e] for e in s['logit_lens']]"; }
+lens=$(lens_top "$WORK/lens.json")
+ablated_lens=$(lens_top "$WORK/ablated_lens.json")
+# The state's lens is the CLI's at its positions: ids exactly, probabilities within 1e-4.
+lens_is() {
+    echo "s['model_run'] is not None and len(s['model_run']['logit_lens']['entries']) == len($1) and all(
+          c[0]['id'] == $1[e][p][0] and abs(c[0]['prob'] - $1[e][p][1]) <= 1e-4
+          for e, row in enumerate(s['model_run']['logit_lens']['entries'])
+          for p, c in zip(s['model_run']['logit_lens']['positions'], row))"
+}
 
 start_app --model sotu-small --text "$text"
 check "window appears" test -n "$WID"
@@ -52,13 +67,19 @@ check "the switched heads are named, with the way back" wait_state "'switched_of
 click_until all_heads_on "s['model_run'] is not None and s['model_run']['switched_off'] == []" "switch every head back on"
 check "every head back on: the CLI's plain run" \
     wait_state "$(settled) and [t['id'] for t in s['model_run']['next_token']] == $plain and s['model_run']['baseline_next_token'] == []"
+check "no logit lens until asked" wait_state "s['model_run']['logit_lens']['entries'] == [] and 'logit_lens' in s['widgets']"
+click_until logit_lens "s['logit_lens']" "turn the logit lens on"
+check "the logit lens: the CLI's --logit-lens, every layer at every position" \
+    wait_state "$(settled) and $(lens_is "$lens") and s['model_run']['logit_lens']['positions'] == list(range(len($lens[0])))
+                and 'logit_lens_grid' in s['widgets']"
+window_shot "$WORK/logit_lens.png"
 quit_app
 check "the app quits cleanly" test "$APP_EXIT" = 0
 
 # A link carries the switched heads.
-start_app --model sotu-small --text "$text" --ablate 2.3,1.1
-check "--ablate (a link's ablate=) starts with the heads off" \
+start_app --model sotu-small --text "$text" --ablate 2.3,1.1 --logit-lens
+check "--ablate and --logit-lens (a link's ablate= and logit_lens=) start with the heads off and the lens on" \
     wait_state "$(settled 1) and s['model_run'] is not None and s['model_run']['switched_off'] == ['1.1', '2.3']
-                and [t['id'] for t in s['model_run']['next_token']] == $ablated"
+                and [t['id'] for t in s['model_run']['next_token']] == $ablated and $(lens_is "$ablated_lens")"
 quit_app
 finish

@@ -254,3 +254,41 @@ TEST_CASE("A tile's switch adds its head to Settings::ablate or takes it out", "
     CHECK(list == "0.5");
     CHECK_FALSE(attn::toggle_head(list, {0, 5}).has_value());
 }
+
+TEST_CASE("A model run's logit lens (the app's, Settings::logit_lens) is the hooked run's at its positions",
+          "[gpt][llama][interventions]") {
+    for (const std::string& name : {std::string(attn::kShippedModel), kTests + "golden/llama/qwen2-bias-f16-shards"}) {
+        INFO(name);
+        attn::Settings s;
+        s.model = name;
+        s.ids = "5,17,3,42,8,17,3,9,11,60,5,17,3,42,8,2,7,19,23,31";  // 20 tokens: the lens reads 16
+        s.next_at = 18;
+        s.ablate = "1.2";  // the lens of the changed run, as the CLI's
+        s.logit_lens = true;
+        const attn::LoadedModel loaded = attn::load_model(name, 0);
+        const attn::ModelRun run = attn::run_model(s, loaded, attn::default_budget());
+        attn::InterventionFlags flags;
+        flags.ablate = s.ablate;
+        flags.logit_lens = true;
+        const attn::InterventionRun hooked = attn::run_interventions(s, flags, loaded, attn::default_budget());
+        REQUIRE(hooked.lens);
+        std::vector<int64_t> positions;
+        for (int64_t p = 3; p <= 18; ++p) positions.push_back(p);
+        CHECK(run.lens_positions == positions);
+        REQUIRE(run.lens.size() == static_cast<size_t>(attn::model_shape(loaded).layers) + 1);
+        REQUIRE(run.lens.size() == hooked.lens->size());
+        for (size_t e = 0; e < run.lens.size(); ++e)
+            for (size_t i = 0; i < positions.size(); ++i) {
+                INFO("entry " << e << ", position " << positions[i]);
+                const auto& ours = run.lens[e][i];
+                const auto& theirs = (*hooked.lens)[e][static_cast<size_t>(positions[i])];
+                REQUIRE(ours.size() == 5);
+                REQUIRE(theirs.size() == 5);
+                CHECK(ours.front().id == theirs.front().id);
+                for (size_t k = 0; k < 5; ++k) CHECK(std::abs(ours[k].prob - theirs[k].prob) <= attn::test::kModelRelative);
+            }
+        CHECK(run.lens.back().back().front().id == run.next_tokens.front().id);  // the last entry is the model's own
+        s.logit_lens = false;
+        CHECK(attn::run_model(s, loaded, attn::default_budget()).lens.empty());
+    }
+}

@@ -67,6 +67,18 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
         for (const attn::TokenProbability& t : m->baseline_next_tokens) before.push_back({{"id", t.id}, {"prob", t.prob}});
         j["model_run"]["switched_off"] = off;
         j["model_run"]["baseline_next_token"] = before;
+        // The logit lens (Settings::logit_lens): its positions and [entry][i] the top 5.
+        nlohmann::json lens = nlohmann::json::array();
+        for (const auto& entry : m->lens) {
+            nlohmann::json row = nlohmann::json::array();
+            for (const auto& top : entry) {
+                nlohmann::json cell = nlohmann::json::array();
+                for (const attn::TokenProbability& t : top) cell.push_back({{"id", t.id}, {"prob", t.prob}});
+                row.push_back(cell);
+            }
+            lens.push_back(row);
+        }
+        j["model_run"]["logit_lens"] = {{"positions", m->lens_positions}, {"entries", lens}};
     }
     j["activity"] = live.activity();
     const WorkProgress progress = live.progress();

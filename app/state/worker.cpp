@@ -64,7 +64,7 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
         s.next_at.reset();
     std::shared_ptr<const attn::ModelRun> run;
     // Heads switched off take a full run: the run on screen and its KV cache have no hook.
-    const bool reuse = !s.ablate && last_model_run_ && last_model_run_->switched_off.empty();
+    const bool reuse = !s.ablate && !s.logit_lens && last_model_run_ && last_model_run_->switched_off.empty();
     // Another position picked on the run on screen: its logits have every row already.
     if (reuse && s.text == last_text_ && s.ids == last_ids_ && s.generate == last_generate_ &&
         s.sampling == last_model_run_->sampler.how() && last_model_run_->layer == s.layer &&

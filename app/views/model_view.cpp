@@ -7,6 +7,7 @@
 #include "attention/attention.h"
 #include "graphics/ui_colors.h"
 #include "run/run_cache.h"
+#include "views/logit_lens_view.h"
 #include "views/pipeline_view.h"
 #include "views/stage_labels.h"
 #include "views/wrapping.h"
@@ -358,10 +359,13 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
 }  // namespace
 
 ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int generating, std::optional<int> next_at,
-                                const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets) {
-    // The prediction first: the grid of a 12-layer model is taller than a screen.
+                                bool logit_lens, const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets) {
+    // The prediction first, then how the layers reached it: the grid of a 12-layer model
+    // is taller than a screen.
     ModelViewChoice choice;
     draw_next_tokens(run, generating, next_at, ctx, widgets, choice);
+    ImGui::Separator();
+    choice.logit_lens = draw_logit_lens(*run.model, logit_lens, ctx, widgets);
     ImGui::Separator();
     if (const auto clicked = draw_grid(run, layer, head, ctx, shown, widgets, choice)) choice.select = clicked;
     return choice;

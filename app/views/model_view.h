@@ -5,7 +5,8 @@
 // scale (0 to 1), each labelled with its strongest head-type score; a click selects the
 // head whose pipeline is drawn below. A tile's context menu (right click) or X over it
 // switches its head off (Settings::ablate) and back on; switched-off tiles are marked,
-// and the next tokens show the run without them beside.
+// and the next tokens show the run without them beside. Between them, the logit lens
+// (logit_lens_view.h).
 // The appended tokens are chosen as the run's sampling settings say (temperature 0: the
 // most likely; else sampled as chapter 5's generate, one random stream across runs).
 #include <cstdint>
@@ -27,13 +28,14 @@ struct ModelViewChoice {
     bool next_at_last = false;                  // the next tokens after the last token again
     std::optional<std::pair<int, int>> switch_head;  // (layer, head) to switch off, or back on
     bool all_heads_on = false;                  // every switched-off head back on
+    std::optional<bool> logit_lens;             // the logit lens's checkbox clicked
 };
 
 // `run` is the layer view (its model is non-null); `layer` and `head` are shown.
 // `generating`: tokens still to generate (the button then stops it). `next_at`: the
 // position the controls ask the next tokens after (Settings::next_at; the token chips
-// pick it).
+// pick it). `logit_lens`: whether the controls ask for the lens (Settings::logit_lens).
 ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int generating, std::optional<int> next_at,
-                                const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets);
+                                bool logit_lens, const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets);
 
 }  // namespace app

@@ -20,7 +20,7 @@ struct InterventionFlags {
     std::optional<std::string> ablate;  // Settings::ablate: a setting (links and sessions carry it)
     std::optional<std::string> ablate_mode, ablate_at;
     std::optional<std::string> patch, patch_at, patch_from, patch_from_ids;
-    bool logit_lens = false;
+    bool logit_lens = false;            // Settings::logit_lens: a setting too
     std::optional<std::string> attribute, head_effects;
     // Whether any is set: the run is then one of core/interventions.
     bool any() const;
@@ -28,7 +28,6 @@ struct InterventionFlags {
     // False for a flag that is none of these.
     template <class Value>
     bool read(const std::string& flag, Value&& value) {
-        if (flag == "--logit-lens") return logit_lens = true;
         std::optional<std::string>* slot = field(flag);
         if (!slot) return false;
         *slot = value();

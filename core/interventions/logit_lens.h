@@ -13,4 +13,9 @@ namespace attn {
 using LogitLens = std::vector<std::vector<std::vector<TokenProbability>>>;
 LogitLens logit_lens(const LanguageModel& model, const ModelActivations& run, int top = 5);
 
+// One entry of the lens: each row of `residual` (R x d, rows of one residual stream)
+// through the final norm and the output head, its `top` most probable tokens.
+std::vector<std::vector<TokenProbability>> read_residual(const LanguageModel& model, const Matrix& residual,
+                                                         int top = 5);
+
 }  // namespace attn

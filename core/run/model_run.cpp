@@ -1,14 +1,12 @@
 #include "run/model_run.h"
 
 #include <algorithm>
-#include <charconv>
-#include <sstream>
 
 #include "run/llama_model_run.h"
-#include "run/llama_run.h"  // llama_token_text
 #include "run/switched_off.h"
 #include "run/pipeline.h"
 #include "run/run_cache.h"
+#include "run/run_lens.h"
 #include "model/kv_cache.h"
 #include "numerics/gemm.h"
 #include "text/gpt2_tokenizer.h"
@@ -82,50 +80,6 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
     return w;
 }
 
-std::vector<int64_t> parse_token_ids(const std::string& text) {
-    std::vector<int64_t> ids;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');) {
-        const size_t first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
-        item = first == std::string::npos ? "" : item.substr(first, last - first + 1);
-        int64_t id = 0;
-        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
-        if (item.empty() || ec != std::errc() || end != item.data() + item.size() || id < 0)
-            throw InputError("--ids needs token ids such as 1,2,3, got '" + item + "'");
-        ids.push_back(id);
-        if (ids.size() > 65536) throw InputError("--ids takes at most 65536 ids");
-    }
-    if (ids.empty()) throw InputError("--ids needs at least one token id");
-    return ids;
-}
-
-Tokenized model_input_tokens(const Settings& s, const LoadedModel& model) {
-    if (s.ids) {
-        const int64_t vocab = model_shape(model).vocab_size;
-        Tokenized tokens;
-        for (const int64_t id : parse_token_ids(*s.ids)) {
-            if (id >= vocab)
-                throw InputError("--ids: token id " + std::to_string(id) + " is outside the model's vocabulary (0.." +
-                                 std::to_string(vocab - 1) + ")");
-            tokens = with_token(model, std::move(tokens), id);
-        }
-        return tokens;
-    }
-    if (!model.llama) return gpt2_tokenizer().encode(s.text);
-    if (!model.tokenizer)
-        throw ModelFileError(model.name + " has no tokenizer.json attnscope reads, to tokenize the text: give token ids");
-    return model.tokenizer->encode(s.text);
-}
-
-Tokenized with_token(const LoadedModel& model, Tokenized tokens, int64_t id) {
-    tokens.ids.push_back(id);
-    tokens.tokens.push_back(model_token_text(model, id));
-    const bool special = model.llama ? model.tokenizer && model.tokenizer->is_special(id) : id == Gpt2Tokenizer::kEndOfText;
-    if (tokens.special.size() + 1 == tokens.ids.size()) tokens.special.push_back(special);  // kept where known
-    if (!tokens.word.empty()) tokens.word.push_back(tokens.word.back() + 1);
-    return tokens;
-}
-
 ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view) {
     ModelRunSteps steps(s, model, budget, generated_in_view);
     while (!steps.done()) steps.step();
@@ -136,6 +90,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     : s_(s), generated_in_view_(generated_in_view) {
     if (model.llama) {  // one step: the Llama forward is not split into steps
         run_ = run_llama_model(s, model, budget, generated_in_view);
+        if (s.logit_lens) read_run_lens(run_);
         finished_ = true;
         return;
     }
@@ -183,6 +138,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     if (position != T - 1) logit_rows.push_back(static_cast<Eigen::Index>(T - 1));
     forward_.emplace(m, run.tokens.ids, std::move(keep), GptForward::kLogitProducts, std::move(logit_rows));
     forward_->hook_z(switch_off_hook(run.switched_off, model_shape(model).head_dim));
+    if (s.logit_lens) lens_steps_ = static_cast<int>(m.blocks.size()) + 1;
 }
 
 std::string ModelRunSteps::next_step() const {
@@ -192,12 +148,18 @@ std::string ModelRunSteps::next_step() const {
     const int parts = forward_->steps() - blocks;
     if (done < forward_->steps())
         return parts == 1 ? "the logits" : "the logits, part " + std::to_string(done - blocks + 1) + " of " + std::to_string(parts);
-    return "the next tokens";
+    if (!summed_) return "the next tokens";
+    return "the logit lens, " + std::to_string(run_.lens.size() + 1) + " of " + std::to_string(lens_steps_);
 }
 
 void ModelRunSteps::step() {
     if (finished_) return;
     if (!forward_->done()) return forward_->step();
+    if (summed_) {
+        read_next_lens_entry(run_);
+        finished_ = run_.lens.size() == lens_entries(run_);
+        return;
+    }
     const GptModel& m = *run_.model.model;
     ModelRun& run = run_;
     const Settings& s = s_;
@@ -214,7 +176,8 @@ void ModelRunSteps::step() {
             generate_from_cache(m, *run.cache, logits_at(m, *run.trace, T - 1), s.generate, run.sampler);
         run.generated.assign(all.begin() + T, all.end());
     }
-    finished_ = true;
+    summed_ = true;
+    finished_ = lens_steps_ == 0;
 }
 
 namespace {
@@ -356,14 +319,6 @@ void pick_detail_head(const Settings& s, const ModelShape& shape, ModelRun& run)
                          " heads a layer (0.." + std::to_string(shape.heads - 1) + ")");
     run.layer = *s.layer;
     run.head = *s.head;
-}
-
-std::string model_token_text(const LoadedModel& model, int64_t id) {
-    if (model.llama) return llama_token_text(model.tokenizer.get(), id);
-    if (id >= 0 && id < Gpt2Tokenizer::kVocabSize) {
-        return gpt2_tokenizer().token_display(id);
-    }
-    return "<" + std::to_string(id) + ">";
 }
 
 RowVector run_logits_at(const ModelRun& run, Eigen::Index position) {

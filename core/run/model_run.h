@@ -15,6 +15,7 @@
 #include "run/pipeline.h"
 #include "model/gpt_forward.h"
 #include "interventions/hooked_run.h"
+#include "interventions/logit_lens.h"
 #include "model/head_scores.h"
 #include "model/kv_cache.h"
 #include "model/llama_cache.h"
@@ -56,6 +57,10 @@ struct ModelRun {
     // scores are the changed run's), and the next tokens without that.
     std::vector<HeadSite> switched_off;
     std::vector<TokenProbability> baseline_next_tokens;
+    // Settings::logit_lens: what the model would say after each block at lens_positions
+    // (run_lens.h), [entry][i]: 5 tokens each; empty when not asked.
+    std::vector<int64_t> lens_positions;
+    LogitLens lens;
 };
 
 
@@ -96,17 +101,20 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
 ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
 // run_model a step at a time (the browser page draws a frame between steps): the
 // constructor checks what run_model checks and generates the tokens in view, each step()
-// one step of the forward (GptForward: a block, or part of the logits), the last one the
-// cache, the next tokens and the head scores. run_model is this run to its end.
+// one step of the forward (GptForward: a block, or part of the logits), then one the
+// cache, the next tokens and the head scores, then with Settings::logit_lens one an entry
+// of the lens (run_lens.h). run_model is this run to its end.
 // `model` must outlive the object.
 class ModelRunSteps {
 public:
     ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
-    int steps() const { return forward_ ? forward_->steps() + 1 : 1; }
-    int steps_done() const { return finished_ ? steps() : forward_->steps_done(); }
+    int steps() const { return forward_ ? forward_->steps() + 1 + lens_steps_ : 1; }
+    int steps_done() const {
+        return finished_ ? steps() : forward_->steps_done() + (summed_ ? 1 : 0) + static_cast<int>(run_.lens.size());
+    }
     bool done() const { return finished_; }
     // What the next step computes: "layer 3 of 12", "the logits" (or "the logits, part 2
-    // of 77"), "the next tokens".
+    // of 77"), "the next tokens", "the logit lens, 2 of 13".
     std::string next_step() const;
     void step();
     ModelRun take() { return std::move(run_); }  // once done()
@@ -117,6 +125,8 @@ private:
     ModelRun run_;
     int64_t position_ = 0;
     std::optional<GptForward> forward_;
+    int lens_steps_ = 0;   // the lens's entries when asked
+    bool summed_ = false;  // the step after the forward's done
     bool finished_ = false;
 };
 // `tokens` and one more token, shown as `model` shows it (model_token_text).

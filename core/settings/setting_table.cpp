@@ -233,6 +233,10 @@ std::vector<SettingRow> make_rows() {
     rows.push_back(bind(row({"ablate", "--ablate", T::OptText, "L.H,...", 0, 0, {}, all, "", "model", Reruns::Attention, {},
               "forward pre-hooks on out_proj: those heads' slice of what it reads set to 0", true}),
          FIELD(ablate)));
+    // No control of its own: the model view's checkbox above its grid.
+    rows.push_back(bind(row({"logit_lens", "--logit-lens", T::Switch, "", 0, 0, {}, all, "", "model", Reruns::Attention, {},
+              "model.final_norm and model.out_head on each block's output: what the model would say after it", true}),
+         FIELD(logit_lens)));
     // Chapter 5's generate. The ranges are torch's, bar two: the temperature stops at 100
     // (past ~5 the softmax is nearly flat already), and top-k's upper end is the model's
     // vocabulary, which only the model knows (run_model checks it).

@@ -45,6 +45,9 @@ struct Settings {
     // projection at every position (core/interventions/; the CLI's --ablate-mode and
     // --ablate-at say more).
     std::optional<std::string> ablate;
+    // What the model would say after each block (with model): the logit lens, at the
+    // positions up to the one whose next tokens are shown (core/run/run_lens.h).
+    bool logit_lens = false;
     // Not a choice of what to compute but how much may be spent on it: both programs
     // take --memory-budget; session files and lessons do not keep it.
     std::optional<uint64_t> memory_budget;  // default: memory_budget.h
