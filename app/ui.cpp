@@ -94,8 +94,8 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
         return;
     }
     const ModelViewChoice choice =
-        draw_model_view(run, m.layer, head, live.generating, live.controls.next_at, live.controls.logit_lens, ctx,
-                        report.heatmaps, report.widgets);
+        draw_model_view(run, m.layer, head, live.generating, live.controls.next_at,
+                        {live.controls.logit_lens, live.controls.attribute}, ctx, report.heatmaps, report.widgets);
     if (choice.select) {
         live.controls.layer = choice.select->first;
         live.select_head(choice.select->second);
@@ -107,6 +107,8 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
         live.controls.ablate = attn::toggle_head(live.controls.ablate, {choice.switch_head->first, choice.switch_head->second});
     if (choice.all_heads_on) live.controls.ablate.reset();
     if (choice.logit_lens) live.controls.logit_lens = *choice.logit_lens;
+    if (choice.attribute)
+        live.controls.attribute = choice.attribute->empty() ? std::nullopt : std::optional<std::string>(*choice.attribute);
     if (choice.generate) live.generating = choice.generate;
     if (choice.stop || !live.error().empty()) live.generating = 0;
     // One token a run: the next is asked for once the run with the last one arrived.

@@ -91,6 +91,7 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");
     o.interventions.ablate = o.settings.ablate;
     o.interventions.logit_lens = o.settings.logit_lens;
+    o.interventions.attribute = o.settings.attribute;
     if (o.interventions.any()) {
         if (!o.settings.model)
             throw attn::ArgsError("--ablate, --patch, --logit-lens, --attribute and --head-effects act on a model's heads: "

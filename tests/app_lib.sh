@@ -88,8 +88,8 @@ heatmap_point() {  # heatmap_point NAME FX FY: "x y" at fractions (0..1) across 
     json "$STATE" "'%d %d' % (s['heatmaps']['$1']['rect'][0] * (1 - $2) + s['heatmaps']['$1']['rect'][2] * $2, \
 s['heatmaps']['$1']['rect'][1] * (1 - $3) + s['heatmaps']['$1']['rect'][3] * $3)"
 }
-wheel_until() {  # wheel_until INSIDE_EXPR MOVING_EXPR: the wheel over the view's centre, a notch
-    # at a time, until the state satisfies INSIDE_EXPR (30 notches at most). Each notch waits
+wheel_until() {  # wheel_until INSIDE_EXPR MOVING_EXPR [up]: the wheel over the view's centre, a notch
+    # at a time (down, or up), until the state satisfies INSIDE_EXPR (30 notches at most). Each notch waits
     # until MOVING_EXPR (a tile's top) has changed: a wheel event the X server delivers late,
     # after the loop had read the tile's place, moved it under the next click (app_model
     # failed so once in a fresh-clone CI run, the machine busy with other tests).
@@ -99,7 +99,7 @@ wheel_until() {  # wheel_until INSIDE_EXPR MOVING_EXPR: the wheel over the view'
     for _ in $(seq 1 30); do
         [ "$(json "$STATE" "bool($1)")" = "true" ] && return 0
         was=$(json "$STATE" "$2")
-        xdotool click 5
+        xdotool click "$([ "$3" = up ] && echo 4 || echo 5)"
         wait_state "$2 != $was" || return 1
     done
 }

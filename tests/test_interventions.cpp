@@ -292,3 +292,37 @@ TEST_CASE("A model run's logit lens (the app's, Settings::logit_lens) is the hoo
         CHECK(attn::run_model(s, loaded, attn::default_budget()).lens.empty());
     }
 }
+
+TEST_CASE("A model run's logit split into its parts (the app's, Settings::attribute) is the hooked run's",
+          "[gpt][llama][interventions]") {
+    for (const std::string& name : {std::string(attn::kShippedModel), kTests + "golden/llama/qwen2-bias-f16-shards"}) {
+        INFO(name);
+        attn::Settings s;
+        s.model = name;
+        s.ids = "5,17,3,42,8,17,3";
+        s.next_at = 5;
+        s.ablate = "0.1";
+        s.attribute = "17,3";
+        const attn::LoadedModel loaded = attn::load_model(name, 0);
+        const attn::ModelRun run = attn::run_model(s, loaded, attn::default_budget());
+        attn::InterventionFlags flags;
+        flags.ablate = s.ablate;
+        flags.attribute = s.attribute;
+        const attn::InterventionRun hooked = attn::run_interventions(s, flags, loaded, attn::default_budget());
+        REQUIRE(run.attribution);
+        REQUIRE(hooked.attribution);
+        const attn::Attribution &ours = *run.attribution, &theirs = *hooked.attribution;
+        CHECK(ours.position == 5);
+        CHECK(ours.id == 17);
+        CHECK(ours.minus_id == std::optional<int64_t>(3));
+        CHECK(ours.logit == theirs.logit);  // the same forward through the same interface: bit for bit
+        REQUIRE(ours.components.size() == theirs.components.size());
+        for (size_t i = 0; i < ours.components.size(); ++i) {
+            CHECK(ours.components[i].name == theirs.components[i].name);
+            CHECK(ours.components[i].value == theirs.components[i].value);
+        }
+        s.attribute = "17,100000";
+        CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::default_budget()),
+                          Catch::Contains("--attribute") && Catch::Contains("100000"));
+    }
+}

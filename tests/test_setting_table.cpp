@@ -48,6 +48,7 @@ attn::Settings everything_changed() {
     s.next_at = 2;
     s.ablate = "1.0,2.1";
     s.logit_lens = true;
+    s.attribute = "5,7";
     s.sampling.temperature = 1.4;
     s.sampling.top_k = 25;
     s.sampling.seed = 7;

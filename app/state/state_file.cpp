@@ -79,6 +79,15 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
             lens.push_back(row);
         }
         j["model_run"]["logit_lens"] = {{"positions", m->lens_positions}, {"entries", lens}};
+        // The logit's parts (Settings::attribute), in the residual stream's order.
+        j["model_run"]["attribution"] = nullptr;
+        if (const std::optional<attn::Attribution>& a = m->attribution) {
+            nlohmann::json parts = nlohmann::json::array();
+            for (const attn::LogitComponent& c : a->components) parts.push_back({{"name", c.name}, {"value", c.value}});
+            j["model_run"]["attribution"] = {{"position", a->position}, {"id", a->id},
+                                             {"minus_id", a->minus_id ? nlohmann::json(*a->minus_id) : nlohmann::json(nullptr)},
+                                             {"logit", a->logit}, {"components", parts}};
+        }
     }
     j["activity"] = live.activity();
     const WorkProgress progress = live.progress();

@@ -63,8 +63,9 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
     if (s.next_at && static_cast<size_t>(*s.next_at) >= text_tokens(s) + static_cast<size_t>(std::max(s.generate, 0)))
         s.next_at.reset();
     std::shared_ptr<const attn::ModelRun> run;
-    // Heads switched off take a full run: the run on screen and its KV cache have no hook.
-    const bool reuse = !s.ablate && !s.logit_lens && last_model_run_ && last_model_run_->switched_off.empty();
+    // Heads switched off take a full run: the run on screen and its KV cache have no hook;
+    // the lens and the logit's parts read activations a cached step does not keep.
+    const bool reuse = !s.ablate && !s.logit_lens && !s.attribute && last_model_run_ && last_model_run_->switched_off.empty();
     // Another position picked on the run on screen: its logits have every row already.
     if (reuse && s.text == last_text_ && s.ids == last_ids_ && s.generate == last_generate_ &&
         s.sampling == last_model_run_->sampler.how() && last_model_run_->layer == s.layer &&

@@ -7,6 +7,7 @@
 #include "attention/attention.h"
 #include "graphics/ui_colors.h"
 #include "run/run_cache.h"
+#include "views/attribution_view.h"
 #include "views/logit_lens_view.h"
 #include "views/pipeline_view.h"
 #include "views/stage_labels.h"
@@ -359,13 +360,16 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
 }  // namespace
 
 ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int generating, std::optional<int> next_at,
-                                bool logit_lens, const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets) {
+                                const ModelViewAsked& asked, const DrawContext& ctx, HeatmapRegistry& shown,
+                                WidgetRects& widgets) {
     // The prediction first, then how the layers reached it: the grid of a 12-layer model
     // is taller than a screen.
     ModelViewChoice choice;
     draw_next_tokens(run, generating, next_at, ctx, widgets, choice);
     ImGui::Separator();
-    choice.logit_lens = draw_logit_lens(*run.model, logit_lens, ctx, widgets);
+    choice.logit_lens = draw_logit_lens(*run.model, asked.logit_lens, ctx, widgets);
+    ImGui::Separator();
+    choice.attribute = draw_attribution(*run.model, asked.attribute, ctx, widgets);
     ImGui::Separator();
     if (const auto clicked = draw_grid(run, layer, head, ctx, shown, widgets, choice)) choice.select = clicked;
     return choice;

@@ -6,11 +6,12 @@
 // head whose pipeline is drawn below. A tile's context menu (right click) or X over it
 // switches its head off (Settings::ablate) and back on; switched-off tiles are marked,
 // and the next tokens show the run without them beside. Between them, the logit lens
-// (logit_lens_view.h).
+// (logit_lens_view.h) and the logit's parts (attribution_view.h).
 // The appended tokens are chosen as the run's sampling settings say (temperature 0: the
 // most likely; else sampled as chapter 5's generate, one random stream across runs).
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "run/model_run.h"
@@ -29,13 +30,21 @@ struct ModelViewChoice {
     std::optional<std::pair<int, int>> switch_head;  // (layer, head) to switch off, or back on
     bool all_heads_on = false;                  // every switched-off head back on
     std::optional<bool> logit_lens;             // the logit lens's checkbox clicked
+    std::optional<std::string> attribute;       // Settings::attribute's new value ("": unset)
+};
+
+// What the controls ask the view to show besides the run (Settings::logit_lens, attribute).
+struct ModelViewAsked {
+    bool logit_lens = false;
+    std::optional<std::string> attribute;
 };
 
 // `run` is the layer view (its model is non-null); `layer` and `head` are shown.
 // `generating`: tokens still to generate (the button then stops it). `next_at`: the
 // position the controls ask the next tokens after (Settings::next_at; the token chips
-// pick it). `logit_lens`: whether the controls ask for the lens (Settings::logit_lens).
+// pick it).
 ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int generating, std::optional<int> next_at,
-                                bool logit_lens, const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets);
+                                const ModelViewAsked& asked, const DrawContext& ctx, HeatmapRegistry& shown,
+                                WidgetRects& widgets);
 
 }  // namespace app

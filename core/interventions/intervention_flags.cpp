@@ -54,7 +54,6 @@ std::optional<std::string>* InterventionFlags::field(const std::string& flag) {
     if (flag == "--patch-at") return &patch_at;
     if (flag == "--patch-from") return &patch_from;
     if (flag == "--patch-from-ids") return &patch_from_ids;
-    if (flag == "--attribute") return &attribute;
     if (flag == "--head-effects") return &head_effects;
     return nullptr;
 }

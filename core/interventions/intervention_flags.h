@@ -21,7 +21,8 @@ struct InterventionFlags {
     std::optional<std::string> ablate_mode, ablate_at;
     std::optional<std::string> patch, patch_at, patch_from, patch_from_ids;
     bool logit_lens = false;            // Settings::logit_lens: a setting too
-    std::optional<std::string> attribute, head_effects;
+    std::optional<std::string> attribute;  // Settings::attribute: a setting too
+    std::optional<std::string> head_effects;
     // Whether any is set: the run is then one of core/interventions.
     bool any() const;
     // Reads one flag and its value (`value` is called only for a flag that takes one).

@@ -6,6 +6,7 @@
 #include "run/switched_off.h"
 #include "run/pipeline.h"
 #include "run/run_cache.h"
+#include "run/run_attribution.h"
 #include "run/run_lens.h"
 #include "model/kv_cache.h"
 #include "numerics/gemm.h"
@@ -89,8 +90,10 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
 ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view)
     : s_(s), generated_in_view_(generated_in_view) {
     if (model.llama) {  // one step: the Llama forward is not split into steps
+        const std::vector<int64_t> attribute = attribute_ids(s, model_shape(model));
         run_ = run_llama_model(s, model, budget, generated_in_view);
         if (s.logit_lens) read_run_lens(run_);
+        attribute_run(run_, attribute);
         finished_ = true;
         return;
     }
@@ -112,6 +115,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
                                  std::to_string(cfg.vocab_size));
     pick_detail_head(s, model_shape(model), run);
     run.switched_off = switched_off_heads(s, model_shape(model));
+    attribute_ = attribute_ids(s, model_shape(model));
     if (s.sampling.top_k && *s.sampling.top_k > cfg.vocab_size)
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
                          std::to_string(cfg.vocab_size) + " tokens");
@@ -138,7 +142,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     if (position != T - 1) logit_rows.push_back(static_cast<Eigen::Index>(T - 1));
     forward_.emplace(m, run.tokens.ids, std::move(keep), GptForward::kLogitProducts, std::move(logit_rows));
     forward_->hook_z(switch_off_hook(run.switched_off, model_shape(model).head_dim));
-    if (s.logit_lens) lens_steps_ = static_cast<int>(m.blocks.size()) + 1;
+    extra_steps_ = (s.logit_lens ? static_cast<int>(m.blocks.size()) + 1 : 0) + (attribute_.empty() ? 0 : 1);
 }
 
 std::string ModelRunSteps::next_step() const {
@@ -149,15 +153,18 @@ std::string ModelRunSteps::next_step() const {
     if (done < forward_->steps())
         return parts == 1 ? "the logits" : "the logits, part " + std::to_string(done - blocks + 1) + " of " + std::to_string(parts);
     if (!summed_) return "the next tokens";
-    return "the logit lens, " + std::to_string(run_.lens.size() + 1) + " of " + std::to_string(lens_steps_);
+    if (run_.lens.size() < lens_entries(run_) && s_.logit_lens)
+        return "the logit lens, " + std::to_string(run_.lens.size() + 1) + " of " + std::to_string(lens_entries(run_));
+    return "the logit's parts";
 }
 
 void ModelRunSteps::step() {
     if (finished_) return;
     if (!forward_->done()) return forward_->step();
     if (summed_) {
-        read_next_lens_entry(run_);
-        finished_ = run_.lens.size() == lens_entries(run_);
+        if (s_.logit_lens && run_.lens.size() < lens_entries(run_)) read_next_lens_entry(run_);
+        else attribute_run(run_, attribute_);
+        finished_ = ++extras_done_ == extra_steps_;
         return;
     }
     const GptModel& m = *run_.model.model;
@@ -177,7 +184,7 @@ void ModelRunSteps::step() {
         run.generated.assign(all.begin() + T, all.end());
     }
     summed_ = true;
-    finished_ = lens_steps_ == 0;
+    finished_ = extra_steps_ == 0;
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include "run/memory_budget.h"
 #include "run/pipeline.h"
 #include "model/gpt_forward.h"
+#include "interventions/attribution.h"
 #include "interventions/hooked_run.h"
 #include "interventions/logit_lens.h"
 #include "model/head_scores.h"
@@ -61,6 +62,8 @@ struct ModelRun {
     // (run_lens.h), [entry][i]: 5 tokens each; empty when not asked.
     std::vector<int64_t> lens_positions;
     LogitLens lens;
+    // Settings::attribute: the logit after next_position split into its parts (run_attribution.h).
+    std::optional<Attribution> attribution;
 };
 
 
@@ -103,18 +106,17 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
 // constructor checks what run_model checks and generates the tokens in view, each step()
 // one step of the forward (GptForward: a block, or part of the logits), then one the
 // cache, the next tokens and the head scores, then with Settings::logit_lens one an entry
-// of the lens (run_lens.h). run_model is this run to its end.
+// of the lens (run_lens.h), and with Settings::attribute one the logit's parts
+// (run_attribution.h: a forward of its own). run_model is this run to its end.
 // `model` must outlive the object.
 class ModelRunSteps {
 public:
     ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
-    int steps() const { return forward_ ? forward_->steps() + 1 + lens_steps_ : 1; }
-    int steps_done() const {
-        return finished_ ? steps() : forward_->steps_done() + (summed_ ? 1 : 0) + static_cast<int>(run_.lens.size());
-    }
+    int steps() const { return forward_ ? forward_->steps() + 1 + extra_steps_ : 1; }
+    int steps_done() const { return finished_ ? steps() : forward_->steps_done() + (summed_ ? 1 : 0) + extras_done_; }
     bool done() const { return finished_; }
     // What the next step computes: "layer 3 of 12", "the logits" (or "the logits, part 2
-    // of 77"), "the next tokens", "the logit lens, 2 of 13".
+    // of 77"), "the next tokens", "the logit lens, 2 of 13", "the logit's parts".
     std::string next_step() const;
     void step();
     ModelRun take() { return std::move(run_); }  // once done()
@@ -125,7 +127,9 @@ private:
     ModelRun run_;
     int64_t position_ = 0;
     std::optional<GptForward> forward_;
-    int lens_steps_ = 0;   // the lens's entries when asked
+    std::vector<int64_t> attribute_;  // Settings::attribute's ids
+    // After the forward and its summing step: the lens's entries, the attribution.
+    int extra_steps_ = 0, extras_done_ = 0;
     bool summed_ = false;  // the step after the forward's done
     bool finished_ = false;
 };

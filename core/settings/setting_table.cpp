@@ -237,6 +237,10 @@ std::vector<SettingRow> make_rows() {
     rows.push_back(bind(row({"logit_lens", "--logit-lens", T::Switch, "", 0, 0, {}, all, "", "model", Reruns::Attention, {},
               "model.final_norm and model.out_head on each block's output: what the model would say after it", true}),
          FIELD(logit_lens)));
+    // No control of its own: the model view's checkbox and its next tokens' menu.
+    rows.push_back(bind(row({"attribute", "--attribute", T::OptText, "ID[,ID2]", 0, 0, {}, all, "", "model", Reruns::Attention,
+              {}, "each part of the residual stream through the final norm (its scale held) and out_head's row of ID", true}),
+         FIELD(attribute)));
     // Chapter 5's generate. The ranges are torch's, bar two: the temperature stops at 100
     // (past ~5 the softmax is nearly flat already), and top-k's upper end is the model's
     // vocabulary, which only the model knows (run_model checks it).

@@ -48,6 +48,9 @@ struct Settings {
     // What the model would say after each block (with model): the logit lens, at the
     // positions up to the one whose next tokens are shown (core/run/run_lens.h).
     bool logit_lens = false;
+    // A logit split into its parts (with model): "ID" or "ID,ID2" (ID's logit minus
+    // ID2's) after the position whose next tokens are shown (core/run/run_attribution.h).
+    std::optional<std::string> attribute;
     // Not a choice of what to compute but how much may be spent on it: both programs
     // take --memory-budget; session files and lessons do not keep it.
     std::optional<uint64_t> memory_budget;  // default: memory_budget.h

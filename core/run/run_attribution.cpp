@@ -1,0 +1,22 @@
+#include "run/run_attribution.h"
+
+#include "interventions/attribution.h"
+#include "interventions/intervention_flags.h"
+
+namespace attn {
+
+std::vector<int64_t> attribute_ids(const Settings& s, const ModelShape& shape) {
+    return s.attribute ? parse_vocab_ids("--attribute", *s.attribute, shape, 2) : std::vector<int64_t>{};
+}
+
+void attribute_run(ModelRun& run, const std::vector<int64_t>& ids) {
+    if (ids.empty()) return;
+    const std::unique_ptr<LanguageModel> model = language_model(run.model);
+    Intervention off;
+    if (!run.switched_off.empty()) off = Intervention{Intervention::Kind::Zero, run.switched_off, {}, nullptr};
+    const ModelActivations activations = run_activations(*model, run.tokens.ids, off);
+    run.attribution = attribute_logit(*model, activations, run.next_position, ids[0],
+                                      ids.size() > 1 ? std::optional<int64_t>(ids[1]) : std::nullopt);
+}
+
+}  // namespace attn
