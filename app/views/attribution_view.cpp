@@ -14,8 +14,6 @@ namespace {
 // The bars shown; the rest are summed in one line.
 constexpr size_t kShownParts = 16;
 
-std::string quoted(const attn::ModelRun& m, int64_t id) { return "'" + attn::model_token_text(m.model, id) + "'"; }
-
 // One part: its name, a bar from the zero line (right: adds to the logit, left: takes
 // away) on the diverging map's colour, its value.
 void draw_part(const std::string& label, double value, double largest, float label_w, float bar_w,
@@ -37,8 +35,7 @@ void draw_part(const std::string& label, double value, double largest, float lab
     ImGui::Text("%+.3f", value);
 }
 
-}  // namespace
-
+// A part's name as the view shows it: "head 1.3", "MLP 2", "token embedding", ...
 std::string part_label(const std::string& name) {
     if (name == "embed") return "token embedding";
     if (name == "pos_embed") return "position embedding";
@@ -48,13 +45,17 @@ std::string part_label(const std::string& name) {
     return "head " + name;
 }
 
+}  // namespace
+
 std::optional<std::string> draw_attribution(const attn::ModelRun& m, const std::optional<std::string>& asked,
                                             const DrawContext& ctx, WidgetRects& widgets) {
     std::optional<std::string> changed;
     if (m.next_tokens.empty()) return changed;
     const int64_t top = m.next_tokens.front().id;
     bool on = asked.has_value();
-    const std::string label = "Split a logit into what each head and MLP adds (" + quoted(m, top) + "'s)";
+    // "###": one widget while the top token, and so its label, changes.
+    const std::string label =
+        "Split the logit of " + attn::quoted_token(m.model, top) + " into what each head and MLP adds###attribute";
     if (ImGui::Checkbox(label.c_str(), &on)) changed = on ? std::to_string(top) : std::string();
     widgets.record("attribute");
     if (ImGui::IsItemHovered())
@@ -65,11 +66,12 @@ std::optional<std::string> draw_attribution(const attn::ModelRun& m, const std::
     const attn::Attribution& a = *m.attribution;
     if (a.id != top && !a.minus_id) {  // the text changed: the bars stay the token's the user asked for
         ImGui::SameLine();
-        if (ImGui::SmallButton(("Split " + quoted(m, top) + "'s instead").c_str())) changed = std::to_string(top);
+        const std::string instead = "Split the logit of " + attn::quoted_token(m.model, top) + " instead";
+        if (ImGui::SmallButton(instead.c_str())) changed = std::to_string(top);
         widgets.record("attribute_top");
     }
-    text_wrapped("The logit of %s%s after position %lld: %.3f.", quoted(m, a.id).c_str(),
-                 a.minus_id ? (" minus that of " + quoted(m, *a.minus_id)).c_str() : "",
+    text_wrapped("The logit of %s%s after position %lld: %.3f.", attn::quoted_token(m.model, a.id).c_str(),
+                 a.minus_id ? (" minus that of " + attn::quoted_token(m.model, *a.minus_id)).c_str() : "",
                  static_cast<long long>(a.position), a.logit);
     text_wrapped_disabled("Each part's share, largest first: right of the line it raises the logit, left it lowers it.");
     std::vector<attn::LogitComponent> parts = a.components;

@@ -17,7 +17,4 @@ namespace app {
 std::optional<std::string> draw_attribution(const attn::ModelRun& m, const std::optional<std::string>& asked,
                                             const DrawContext& ctx, WidgetRects& widgets);
 
-// A part's name as the view shows it: "head 1.3", "MLP 2", "token embedding", ...
-std::string part_label(const std::string& name);
-
 }  // namespace app

@@ -13,8 +13,6 @@ namespace {
 
 const ColorScale kProbability{ColorMode::Sequential, 0.0f, 1.0f};
 
-std::string quoted(const attn::ModelRun& m, int64_t id) { return "'" + attn::model_token_text(m.model, id) + "'"; }
-
 // A cell: the most probable token on the colour of its probability, its top 5 on hover.
 void draw_cell(const attn::ModelRun& m, const std::vector<attn::TokenProbability>& top, const std::string& where,
                const DrawContext& ctx) {
@@ -29,7 +27,7 @@ void draw_cell(const attn::ModelRun& m, const std::vector<attn::TokenProbability
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(where.c_str());
     for (const attn::TokenProbability& t : top)
-        ImGui::Text("%-18s %6.2f%%", quoted(m, t.id).c_str(), static_cast<double>(t.prob) * 100.0);
+        ImGui::Text("%-18s %6.2f%%", attn::quoted_token(m.model, t.id).c_str(), static_cast<double>(t.prob) * 100.0);
     ImGui::EndTooltip();
 }
 
@@ -59,7 +57,7 @@ std::optional<bool> draw_logit_lens(const attn::ModelRun& m, bool asked, const D
     ImGui::TableSetupColumn("read after");
     const float cell_w = 84.0f * ctx.ui_scale;
     for (const int64_t p : m.lens_positions) {
-        const std::string header = std::to_string(p) + " " + quoted(m, m.tokens.ids[static_cast<size_t>(p)]);
+        const std::string header = std::to_string(p) + " " + attn::quoted_token(m.model, m.tokens.ids[static_cast<size_t>(p)]);
         ImGui::TableSetupColumn(header.c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
     }
     ImGui::TableHeadersRow();

@@ -257,7 +257,7 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
                       WidgetRects& widgets, ModelViewChoice& choice) {
     const attn::ModelRun& m = *run.model;
     if (m.next_tokens.empty() || m.next_position < 0) return;
-    const auto text_of = [&](int64_t id) { return "'" + attn::model_token_text(m.model, id) + "'"; };
+    const auto text_of = [&](int64_t id) { return attn::quoted_token(m.model, id); };
     draw_next_heading(m, next_at, text_of(m.tokens.ids[static_cast<size_t>(m.next_position)]), ctx, widgets, choice);
     const float word_w = ImGui::CalcTextSize("'abcdefghijklmn'").x;
     const float bar_w = std::min(ImGui::GetContentRegionAvail().x - word_w, 360.0f * ctx.ui_scale);

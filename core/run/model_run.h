@@ -84,6 +84,8 @@ void pick_detail_head(const Settings& s, const ModelShape& shape, ModelRun& run)
 // A token of the model's vocabulary as a reader sees it: GPT-2's piece, a Llama-family
 // model's tokenizer.json's, "<id>" where the tokenizer has none.
 std::string model_token_text(const LoadedModel& model, int64_t id);
+// The same in quotes, as the views name a token in a sentence: "' the'".
+std::string quoted_token(const LoadedModel& model, int64_t id);
 
 // A head's name, "1.5": layer_head (interventions/hooked_run.h).
 // The same in a file name: "layer1_head5" (the CLI's --export, the app's export menu).

@@ -63,4 +63,6 @@ std::string model_token_text(const LoadedModel& model, int64_t id) {
     return "<" + std::to_string(id) + ">";
 }
 
+std::string quoted_token(const LoadedModel& model, int64_t id) { return "'" + model_token_text(model, id) + "'"; }
+
 }  // namespace attn
