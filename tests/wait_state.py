@@ -44,9 +44,9 @@ def main():
                 if eval(test, {"s": s, "json": json}):
                     return 0
             except ValueError:
-                pass  # caught between a write and its rename on a file system without atomic renames: read again
+                pass  # not a whole JSON document: read it again
             except Exception:
-                seen = version  # the expression needs what this state lacks: wait for the next one
+                pass  # the expression needs what this state lacks: "not yet", until the next one
         if pid is not None and exited(pid):
             return 2
         if time.monotonic() > deadline:
