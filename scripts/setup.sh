@@ -3,6 +3,11 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The scripts run the Debian programs they install: python3 with python3-torch, node,
+# emscripten. One earlier on PATH (pyenv's python3 shim, a virtual environment's) lacks
+# those packages, and a shim costs a third of a second at each start: emscripten's
+# compiler driver is a Python program started for every file the web build compiles.
+export PATH="/usr/bin:$PATH"
 BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev catch2 libbenchmark-dev libonig-dev
                 libopenblas-dev libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core fonts-droid-fallback dpkg-dev)
 TEST_PACKAGES=(desktop-file-utils appstream xvfb xdotool x11-xserver-utils x11proto-dev imagemagick python3 xauth python3-torch libopenblas0-pthread python3-numpy python3-regex xclip time

@@ -30,6 +30,7 @@ set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/web/stb_image_write.cpp 
 add_executable(attnscope-web ${APP_SOURCES})
 target_include_directories(attnscope-web PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${host_headers}/stb)
 target_link_libraries(attnscope-web PRIVATE attnstate attncore imgui)
+attnscope_precompile_headers(attnscope-web <imgui.h>)
 set(site ${CMAKE_BINARY_DIR}/site)
 set_target_properties(attnscope-web PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${site} OUTPUT_NAME attnscope)
 # The page's files lie in its file system as an installed tree (core/base/data_dir.cpp):
