@@ -30,7 +30,7 @@ case $mode in
     --build) exit 0 ;;
     --test)
         install_browser_driver "$WEB/node-tools"
-        cd "$WEB" && exec ctest --output-on-failure -L web ;;
+        cd "$WEB" && exec ctest --output-on-failure -j"$(nproc)" -L web ;;
     --bench)
         install_browser_driver "$WEB/node-tools"
         build "$ROOT/build" --target attnscope-cli

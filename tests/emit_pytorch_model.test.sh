@@ -21,9 +21,15 @@ source "$here/cli_lib.sh" "${1:-}" torch
 source "$here/tiny_llama_hub.sh"  # one_char_tokenizer
 golden="$here/golden/checkpoints"
 
+# The programs run together at the end, each in a process of its own (tests/run_programs.py
+# imports torch once); each check below is queued meanwhile: "agree NAME" or "must_fail NAME
+# BROKEN WHAT".
+programs=()
+checks=()
+
 # agree NAME ARGS...: the CLI's JSON as NAME.json, its program as NAME.py; the program's
-# prints then its JSON line (NAME.out) agree with the JSON. $head_args (--layer L --head H)
-# go to the program only: a Llama-family model's JSON lists every head and takes neither.
+# prints then its JSON line (NAME.py.out) must agree with the JSON. $head_args (--layer L
+# --head H) go to the program only: a Llama-family model's JSON lists every head and takes neither.
 head_args=()
 agree() {
     local name=$1
@@ -31,39 +37,64 @@ agree() {
     if ! "$cli" "$@" >"$tmp/$name.json" 2>"$tmp/err" ||
         ! "$cli" "$@" "${head_args[@]}" --emit-pytorch >"$tmp/$name.py" 2>"$tmp/err"; then
         fail "$name" "attnscope-cli failed"
+        rm -f "$tmp/$name.py"
         return
     fi
-    if ! "$python" "$tmp/$name.py" >"$tmp/$name.out" 2>"$tmp/err"; then
-        fail "$name" "the program failed: $(tail -n 1 "$tmp/err")"
-        return
-    fi
-    if [[ $(wc -l <"$tmp/$name.out") -lt 4 ]]; then
-        fail "$name" "expected the prints before the JSON line"
-        return
-    fi
-    if ! "$python" "$here/compare_model_program.py" "$tmp/$name.json" "$tmp/$name.out" >"$tmp/compared" 2>&1; then
-        fail "$name" "$(tail -n 1 "$tmp/compared")"
-        return
-    fi
-    echo "ok:   $name: $(cat "$tmp/compared")"
-    passed=$((passed + 1))
+    programs+=("$tmp/$name.py")
+    checks+=("agree $name")
 }
 
 # must_fail NAME WHAT SED_EXPR: program NAME.py with SED_EXPR applied must run and fail the
 # comparison with NAME.json (the comparison has teeth); WHAT says what the change breaks.
 must_fail() {
-    local name=$1 what=$2
+    local name=$1 what=$2 broken="$tmp/broken-${#programs[@]}.py"
     [[ -s $tmp/$name.py ]] || return 0  # its agree already failed
-    sed "$3" "$tmp/$name.py" >"$tmp/broken.py"
-    if cmp -s "$tmp/broken.py" "$tmp/$name.py"; then
+    sed "$3" "$tmp/$name.py" >"$broken"
+    if cmp -s "$broken" "$tmp/$name.py"; then
         fail "a program $what" "the line to break is not in the program"
-    elif "$python" "$tmp/broken.py" >"$tmp/broken.out" 2>"$tmp/err" &&
-        ! "$python" "$here/compare_model_program.py" "$tmp/$name.json" "$tmp/broken.out" >"$tmp/compared"; then
-        echo "ok:   a program $what fails: $(cat "$tmp/compared")"
+        return
+    fi
+    programs+=("$broken")
+    checks+=("must_fail $name $broken $what")
+}
+
+# The queued checks, once every program has run.
+check_agreed() {
+    local name=$1 out="$tmp/$1.py.out"
+    if [[ $(cat "$tmp/$name.py.rc") -ne 0 ]]; then
+        fail "$name" "the program failed: $(tail -n 1 "$tmp/$name.py.err")"
+    elif [[ $(wc -l <"$out") -lt 4 ]]; then
+        fail "$name" "expected the prints before the JSON line"
+    elif ! "$python" "$here/compare_model_program.py" "$tmp/$name.json" "$out" >"$tmp/compared" 2>&1; then
+        fail "$name" "$(tail -n 1 "$tmp/compared")"
+    else
+        echo "ok:   $name: $(cat "$tmp/compared")"
+        passed=$((passed + 1))
+    fi
+}
+check_broken() {
+    local name=$1 broken=$2
+    shift 2
+    if [[ $(cat "$broken.rc") -eq 0 ]] &&
+        ! "$python" "$here/compare_model_program.py" "$tmp/$name.json" "$broken.out" >"$tmp/compared"; then
+        echo "ok:   a program $* fails: $(cat "$tmp/compared")"
         passed=$((passed + 1))
     else
-        fail "a program $what" "not caught"
+        fail "a program $*" "not caught"
     fi
+}
+run_programs() {
+    local program
+    for program in "${programs[@]}"; do printf '%s\t%s\n' "$program" "$program"; done |
+        "$python" "$here/run_programs.py"
+    local check
+    for check in "${checks[@]}"; do
+        read -r -a words <<<"$check"
+        case ${words[0]} in
+            agree) check_agreed "${words[1]}" ;;
+            must_fail) check_broken "${words[@]:1}" ;;
+        esac
+    done
 }
 
 started=$SECONDS
@@ -146,6 +177,8 @@ fi
 # The comparison has teeth: query weights loaded without chapter 5's transpose.
 must_fail sotu_head_1.2_generate_3 "loading W_query untransposed" \
     's/assign(b.att.W_query.weight, q_w.T)/assign(b.att.W_query.weight, q_w)/'
+
+run_programs
 
 # Bad input: exit 2, one line, nothing on stdout.
 expect_error "a model that is not there" "nothing.safetensors: no such file" \

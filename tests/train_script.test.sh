@@ -11,18 +11,30 @@ source "$here/cli_lib.sh" "${1:-}" torch
 export PYTHONDONTWRITEBYTECODE=1  # the checks write nothing but their report
 "$python" "$here/train_script_check.py" || failed=$((failed + 1))
 
-# refused NAME PATTERN ARGS...: exit 2 and an error line matching PATTERN, before the corpus loads
+# refused NAME PATTERN ARGS...: exit 2 and an error line matching PATTERN, before the corpus
+# loads. The runs are queued and run at the end, each in a process of its own forked after
+# torch is imported once (tests/run_programs.py); a regression would train for an hour: each
+# is ended after 120 s instead.
+refusals=()
 refused() {
-    local name=$1 pattern=$2
-    shift 2
-    # A regression would train for an hour: time it out instead.
-    timeout 120 "$python" "$here/../scripts/train_small_model.py" --pilot --out "$tmp/pilot" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [[ $rc -ne 2 ]]; then fail "$name" "exit code $rc, expected 2"; return; fi
-    if [[ -s $tmp/out || -e $tmp/pilot ]]; then fail "$name" "it started training"; return; fi
-    if ! tail -n 1 "$tmp/err" | grep -Eq -- "$pattern"; then fail "$name" "message does not match /$pattern/"; return; fi
-    echo "ok:   $name -> $(tail -n 1 "$tmp/err")"
-    passed=$((passed + 1))
+    local out="$tmp/refusal-${#refusals[@]}"
+    refusals+=("$1"$'\t'"$2")
+    (IFS=$'\t'; echo "$out"$'\t'"$here/../scripts/train_small_model.py"$'\t'"--pilot"$'\t'"--out"$'\t'"$out.pilot"$'\t'"${*:3}") \
+        >>"$tmp/refusals"
+}
+check_refusals() {
+    "$python" "$here/run_programs.py" --timeout 120 <"$tmp/refusals"
+    local i name pattern out rc
+    for i in "${!refusals[@]}"; do
+        IFS=$'\t' read -r name pattern <<<"${refusals[$i]}"
+        out="$tmp/refusal-$i" rc=$(cat "$tmp/refusal-$i.rc")
+        cp "$out.err" "$tmp/err"  # what fail prints
+        if [[ $rc -ne 2 ]]; then fail "$name" "exit code $rc, expected 2"; continue; fi
+        if [[ -s $out.out || -e $out.pilot ]]; then fail "$name" "it started training"; continue; fi
+        if ! tail -n 1 "$out.err" | grep -Eq -- "$pattern"; then fail "$name" "message does not match /$pattern/"; continue; fi
+        echo "ok:   $name -> $(tail -n 1 "$out.err")"
+        passed=$((passed + 1))
+    done
 }
 refused "repeat fraction 2" "--repeat-fraction must be between 0 and 1, got 2" --repeat-fraction 2
 refused "repeat fraction nan" "--repeat-fraction must be between 0 and 1, got nan" --repeat-fraction nan
@@ -38,5 +50,6 @@ refused "dropout of 1" "--drop-rate must be at least 0 and below 1, got 1" --dro
 refused "negative minutes" "--minutes must be 0 \(no limit\) or a number of minutes, got -1" --minutes -1
 refused "cuda where torch sees none" "--device cuda: this PyTorch \(.*\) sees no CUDA device" --device cuda
 refused "card without a training log" "--card: .*/train.log is not a training run's log \(FileNotFoundError\)" --card
+check_refusals
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
