@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <string>
 
@@ -14,7 +13,6 @@ namespace attn {
 
 namespace {
 
-constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 // Rows per block when a head's weights are not kept: 128 x 8192 floats (4 MB) stay in
 // cache between the softmax and the product with the values.
 constexpr Eigen::Index kBlockRows = 128;

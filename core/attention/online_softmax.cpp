@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "attention/attention.h"
@@ -12,7 +11,6 @@ namespace attn {
 
 namespace {
 
-constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
 // exp(a - b), 0 when a is -inf (a masked score, or a row that has seen nothing yet).
 float exp_minus(float a, float b) { return a == kMinusInf ? 0.0f : std::exp(a - b); }

@@ -1,7 +1,6 @@
 #include "model/sampling.h"
 
 #include <algorithm>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -25,7 +24,7 @@ void keep_top_k(RowVector& logits, int64_t k) {
     std::nth_element(sorted.begin(), sorted.begin() + (k - 1), sorted.end(), std::greater<float>());
     const float min_val = sorted[static_cast<size_t>(k - 1)];  // torch.topk(logits, k)[0][:, -1]
     for (Eigen::Index i = 0; i < n; ++i)
-        if (logits(i) < min_val) logits(i) = -std::numeric_limits<float>::infinity();
+        if (logits(i) < min_val) logits(i) = kMinusInf;
 }
 
 RowVector draw_distribution(const RowVector& row, const Sampling& how) {

@@ -1,13 +1,11 @@
 #include "numerics/block_means.h"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 namespace attn {
 
 namespace {
-constexpr float kMasked = -std::numeric_limits<float>::infinity();
 }
 
 int block_factor(long rows, long cols, int max_side) {
@@ -32,7 +30,7 @@ void BlockMeans::add_row(const float* values, long seen, const float* mask) {
         double sum = 0.0;
         long count = 0;
         for (long c = c0; c < c1; ++c) {
-            if (values[c] == kMasked || (mask && mask[c] > 0.5f)) continue;
+            if (values[c] == kMinusInf || (mask && mask[c] > 0.5f)) continue;
             sum += values[c];
             ++count;
         }
@@ -47,7 +45,7 @@ void BlockMeans::finish_texel_row() {
     const long tr = (next_row_ - 1) / factor_;
     for (long tc = 0; tc < cols(); ++tc) {
         const auto i = static_cast<size_t>(tc);
-        means_(tr, tc) = count_[i] ? static_cast<float>(sum_[i] / static_cast<double>(count_[i])) : kMasked;
+        means_(tr, tc) = count_[i] ? static_cast<float>(sum_[i] / static_cast<double>(count_[i])) : kMinusInf;
     }
     std::fill(sum_.begin(), sum_.end(), 0.0);
     std::fill(count_.begin(), count_.end(), 0);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "numerics/tensor.h"
 #include "numerics/vector_clones.h"
 
 namespace attn {
@@ -80,7 +81,6 @@ using Ints8 = int32_t __attribute__((vector_size(32)));
 namespace {
 
 ATTN_VECTOR_BODY DividedRow divide_row_body(float* x, Eigen::Index n, float divisor) {
-    constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
     DividedRow out{kMinusInf, false};
     bool has_nan = false;
     Eigen::Index j = 0;
