@@ -11,7 +11,7 @@ export PATH="/usr/bin:$PATH"
 BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev catch2 libbenchmark-dev libonig-dev
                 libopenblas-dev libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core fonts-droid-fallback dpkg-dev)
 TEST_PACKAGES=(desktop-file-utils appstream xvfb xdotool x11-xserver-utils x11proto-dev imagemagick python3 xauth python3-torch libopenblas0-pthread python3-numpy python3-regex xclip time
-               clang libclang-rt-14-dev)
+               clang libclang-rt-14-dev nodejs npm)  # node and npm: the tokenizer oracle (cli_hf_tokenizer)
 WEB_PACKAGES=(emscripten nodejs chromium dpkg-dev)  # scripts/web.sh: the app and engine as WebAssembly
 
 # install_missing PKG...: apt-get only what dpkg does not already have.
@@ -68,8 +68,9 @@ fetch_debian_sources() {
         local list=/etc/apt/sources.list.d/attnscope-deb-src.sources
         echo "setup: adding $list (Debian's source packages, for $package's sources)"
         {   # deb822 files (Debian 12's default), then one-line entries of an older sources.list
-            for f in /etc/apt/sources.list.d/*.sources; do
-                [ "$f" = "$list" ] || { sed -n '/^Types:.*\bdeb\b/,/^$/p' "$f" | sed 's/^Types:.*/Types: deb-src/'; echo; }
+            for f in /etc/apt/sources.list.d/*.sources; do  # none on a system with a sources.list only
+                [ -f "$f" ] && [ "$f" != "$list" ] || continue
+                { sed -n '/^Types:.*\bdeb\b/,/^$/p' "$f" | sed 's/^Types:.*/Types: deb-src/'; echo; }
             done
             for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
                 [ -f "$f" ] || continue

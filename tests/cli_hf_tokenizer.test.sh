@@ -17,6 +17,9 @@ oracle_dir="$here/hf_tokenizer"
 cache="$build/npm-hf-tokenizer"
 modules="$cache/node_modules"
 
+for tool in node npm; do  # scripts/test.sh installs them; missing, the oracle would be skipped unseen
+    command -v "$tool" >/dev/null || { echo "FAIL: no $tool (apt-get install nodejs npm)"; exit 1; }
+done
 if ! cmp -s "$oracle_dir/package-lock.json" "$cache/package-lock.json" || [[ ! -d $modules/@lenml/tokenizers ]]; then
     mkdir -p "$cache"
     cp "$oracle_dir/package.json" "$oracle_dir/package-lock.json" "$cache/"
