@@ -11,8 +11,17 @@ export PATH="/usr/bin:$PATH"
 BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev catch2 libbenchmark-dev libonig-dev
                 libopenblas-dev libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core fonts-droid-fallback dpkg-dev)
 TEST_PACKAGES=(desktop-file-utils appstream xvfb xdotool x11-xserver-utils x11proto-dev imagemagick python3 xauth python3-torch libopenblas0-pthread python3-numpy python3-regex xclip time
-               clang libclang-rt-14-dev nodejs npm)  # node and npm: the tokenizer oracle (cli_hf_tokenizer)
+               clang libclang-rt-14-dev)
 WEB_PACKAGES=(emscripten nodejs chromium dpkg-dev)  # scripts/web.sh: the app and engine as WebAssembly
+
+# install_commands CMD...: Debian's package of each command that is not on PATH (node and npm
+# may come from elsewhere, as NodeSource's nodejs carries its own npm: not replaced then).
+install_commands() {
+    local cmd
+    for cmd in "$@"; do
+        command -v "$cmd" >/dev/null || install_missing "$(case $cmd in node) echo nodejs ;; *) echo "$cmd" ;; esac)"
+    done
+}
 
 # install_missing PKG...: apt-get only what dpkg does not already have.
 install_missing() {
@@ -104,7 +113,7 @@ fetch_oniguruma_sources() {
 # downloaded.
 install_browser_driver() {
     local dir="$1"
-    if ! command -v npm >/dev/null; then install_missing npm; fi
+    install_commands npm
     mkdir -p "$dir"
     if ! cmp -s "$ROOT/tests/web/package-lock.json" "$dir/package-lock.json" || [ ! -d "$dir/node_modules/puppeteer-core" ]; then
         cp "$ROOT/tests/web/package.json" "$ROOT/tests/web/package-lock.json" "$dir/"

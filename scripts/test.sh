@@ -20,6 +20,7 @@ case $mode in
     *) echo "usage: scripts/test.sh [--quick | --deep]" >&2; exit 2 ;;
 esac
 install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+install_commands node npm  # the tokenizer test's oracle (tests/cli_hf_tokenizer.test.sh)
 SUPP="$ROOT/tests/sanitizers"  # suppressions for libraries not built with the sanitizers
 started=0  # the script's start: the packages' installation counts, as on a bare machine
 stage() { echo "== $* ($((SECONDS - started)) s so far)"; }
