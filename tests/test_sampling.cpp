@@ -22,6 +22,7 @@
 #include "model/sampling.h"
 #include "numerics/torch_random.h"
 #include "text/gpt2_tokenizer.h"
+#include "seeded_model.h"
 
 using nlohmann::json;
 
@@ -164,7 +165,7 @@ TEST_CASE("top-k keeps the k largest logits and their equals, temperature 0 draw
 
 TEST_CASE("gpt-ch4 samples torch's ids, the book's top_k=25, temperature=1.4 call among them", "[sampling][gpt]") {
     const json& g = golden().at("gpt_ch4");
-    const attn::LoadedModel m = attn::load_model("gpt-ch4", g.at("weights_seed"));
+    const attn::LoadedModel& m = attn::test::seeded_gpt_ch4(g.at("weights_seed"));
     check_runs(*m.model, g.at("runs"));
     // The CLI's run: generation from the run's own cache.
     const json& book = g.at("runs")[0];
