@@ -95,7 +95,9 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     }
     const ModelViewChoice choice =
         draw_model_view(run, m.layer, head, live.generating, live.controls.next_at,
-                        {live.controls.logit_lens, live.controls.attribute}, ctx, report.heatmaps, report.widgets);
+                        {live.controls.logit_lens, live.controls.attribute, live.controls.patch, live.controls.patch_from,
+                         live.controls.ids.has_value()},
+                        ctx, report.heatmaps, report.widgets);
     if (choice.select) {
         live.controls.layer = choice.select->first;
         live.select_head(choice.select->second);
@@ -106,6 +108,11 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     if (choice.switch_head)
         live.controls.ablate = attn::toggle_head(live.controls.ablate, {choice.switch_head->first, choice.switch_head->second});
     if (choice.all_heads_on) live.controls.ablate.reset();
+    if (choice.patch_head)
+        live.controls.patch = attn::toggle_head(live.controls.patch, {choice.patch_head->first, choice.patch_head->second});
+    if (choice.patch.stop) live.controls.patch.reset();
+    if (choice.patch.patch_from)
+        live.controls.patch_from = choice.patch.patch_from->empty() ? std::nullopt : choice.patch.patch_from;
     if (choice.logit_lens) live.controls.logit_lens = *choice.logit_lens;
     if (choice.attribute)
         live.controls.attribute = choice.attribute->empty() ? std::nullopt : std::optional<std::string>(*choice.attribute);

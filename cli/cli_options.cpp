@@ -90,6 +90,8 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
     if (o.settings.model && o.output.time_runs)
         throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");
     o.interventions.ablate = o.settings.ablate;
+    o.interventions.patch = o.settings.patch;
+    o.interventions.patch_from = o.settings.patch_from;
     o.interventions.logit_lens = o.settings.logit_lens;
     o.interventions.attribute = o.settings.attribute;
     if (o.interventions.any()) {

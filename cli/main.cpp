@@ -118,10 +118,14 @@ int main(int argc, char** argv) {
         if (o.interventions.any()) {  // every family, one path (model/language_model.h)
             const attn::LoadedModel model = attn::load_model(*s.model, s.attention.seed);
             const attn::InterventionRun run = attn::run_interventions(s, o.interventions, model, attn::budget_for(s));
-            if (o.output.emit_pytorch)  // the program's scaffolding is the model run's
-                std::cout << attn::emit_intervention_pytorch(s, attn::run_model(s, model, attn::budget_for(s)), run);
-            else
+            if (o.output.emit_pytorch) {  // the program's scaffolding is the model run's, the patch its hook's
+                attn::Settings scaffolding = s;
+                scaffolding.patch.reset();
+                scaffolding.patch_from.reset();
+                std::cout << attn::emit_intervention_pytorch(s, attn::run_model(scaffolding, model, attn::budget_for(s)), run);
+            } else {
                 attn::write_intervention_json(std::cout, run);
+            }
             return std::cout.good() ? 0 : 1;
         }
         // A folder, or a repository id of the Hugging Face cache.

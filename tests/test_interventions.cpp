@@ -244,6 +244,48 @@ TEST_CASE("A model run with heads switched off (the app's, Settings::ablate) is 
     }
 }
 
+TEST_CASE("A model run with heads patched from another text (the app's, Settings::patch) is the hooked run's",
+          "[gpt][llama][interventions]") {
+    for (const std::string& name : {std::string(attn::kShippedModel), kTests + "golden/llama/qwen2-bias-f16-shards"}) {
+        INFO(name);
+        attn::Settings s;
+        s.model = name;
+        s.ids = "5,17,3,42,8,17,3";  // the test's Llama-family folders have no tokenizer
+        s.patch = "1.2,0.1";
+        s.patch_from = "5,19,3,42,8,19,3";
+        const attn::LoadedModel loaded = attn::load_model(name, 0);
+        const attn::ModelRun run = attn::run_model(s, loaded, attn::default_budget());
+        attn::InterventionFlags flags;
+        flags.patch = s.patch;
+        flags.patch_from_ids = s.patch_from;
+        const attn::InterventionRun hooked = attn::run_interventions(s, flags, loaded, attn::default_budget());
+        REQUIRE(run.patched == std::vector<attn::HeadSite>{{0, 1}, {1, 2}});
+        REQUIRE(run.patch_tokens->ids == hooked.patch_tokens->ids);
+        REQUIRE(run.next_tokens.size() == hooked.next_tokens.size());
+        for (size_t i = 0; i < run.next_tokens.size(); ++i) {
+            CHECK(run.next_tokens[i].id == hooked.next_tokens[i].id);
+            CHECK(std::abs(run.next_tokens[i].prob - hooked.next_tokens[i].prob) <= 1e-5f);
+            CHECK(run.baseline_next_tokens[i].id == hooked.baseline_next_tokens[i].id);
+        }
+        const attn::Matrix& ours = run.trace->blocks[1].attention.heads[3].at("weights");
+        const attn::Matrix& theirs = hooked.changed->blocks[1].attention.heads[3].at("weights");
+        CHECK((ours - theirs).cwiseAbs().maxCoeff() <= 1e-6f);
+        CHECK_FALSE(attn::extend_model_run(run, attn::with_token(loaded, run.tokens, 7)).has_value());
+        // Refused in one line: another length, no other text, heads switched off beside.
+        s.patch_from = "5,19";
+        CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::default_budget()),
+                          Catch::Matchers::StartsWith("the patch's text has ") &&
+                              Catch::Matchers::EndsWith(": a patch needs texts of as many tokens"));
+        s.patch_from.reset();
+        CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::default_budget()),
+                          "patching heads needs the other text they are taken from (--patch-from TEXT)");
+        s.patch_from = "5";
+        s.ablate = "0.0";
+        CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::default_budget()),
+                          "heads are switched off: switch them back on to patch heads (one change a run)");
+    }
+}
+
 TEST_CASE("A tile's switch adds its head to Settings::ablate or takes it out", "[interventions]") {
     std::optional<std::string> list;
     list = attn::toggle_head(list, {2, 1});

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "run/intervention_run.h"
 #include "run/model_run.h"
 #include "model/safetensors.h"
 #include "output/cli_command.h"
@@ -140,4 +141,28 @@ TEST_CASE("a model's command names the model and only what a model takes", "[emi
     CHECK(attn::cli_command(s) == "attnscope-cli --model sotu-small --text Hi --layer 2 --head 1");
     s.model = "gpt-ch4";
     CHECK(attn::cli_command(s) == "attnscope-cli --model gpt-ch4 --text Hi --seed 5 --layer 2 --head 1");
+}
+
+TEST_CASE("the app's program for heads patched from another text hooks them as the CLI's --patch program does",
+          "[emit_model]") {
+    // The CLI's program is run by PyTorch against the CLI (tests/emit_pytorch_model.test.sh);
+    // the app's differs from it only in the heads' order and the lines naming its writer.
+    attn::Settings s = model_settings("sotu-small", "The state of the Union is strong");
+    s.patch = "1.1,0.2";
+    s.patch_from = "The state of the Nation is weak";
+    const attn::LoadedModel model = attn::load_model("sotu-small", 0);
+    const attn::ModelRun run = attn::run_model(s, model, attn::default_budget(), /*generated_in_view=*/true);
+    REQUIRE(run.patched.size() == 2);
+    attn::InterventionFlags flags;
+    flags.patch = "0.2,1.1";
+    flags.patch_from = s.patch_from;
+    const attn::InterventionRun cli = attn::run_interventions(s, flags, model, attn::default_budget());
+    const auto from = [](const std::string& program, const std::string& line) { return program.substr(program.find(line)); };
+    const std::string ours = attn::emit_model_pytorch(s, run, true);
+    const std::string theirs = attn::emit_intervention_pytorch(s, run, cli);
+    std::string ids;
+    for (const int64_t id : run.patch_tokens->ids) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    CHECK(has(ours, "--patch 0.2,1.1 --patch-from-ids " + ids));
+    CHECK(has(ours, "HEADS = [(0, 2), (1, 1)]"));
+    CHECK(from(ours, "import json") == from(theirs, "import json"));  // the program itself, after its header
 }

@@ -47,6 +47,8 @@ attn::Settings everything_changed() {
     s.generate = 4;
     s.next_at = 2;
     s.ablate = "1.0,2.1";
+    s.patch = "0.1";
+    s.patch_from = "another text";
     s.logit_lens = true;
     s.attribute = "5,7";
     s.sampling.temperature = 1.4;

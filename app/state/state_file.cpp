@@ -66,6 +66,11 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
         for (const attn::HeadSite& h : m->switched_off) off.push_back(attn::layer_head(h));
         for (const attn::TokenProbability& t : m->baseline_next_tokens) before.push_back({{"id", t.id}, {"prob", t.prob}});
         j["model_run"]["switched_off"] = off;
+        // Heads patched from the other text (Settings::patch), and that text's tokens.
+        nlohmann::json patched = nlohmann::json::array();
+        for (const attn::HeadSite& h : m->patched) patched.push_back(attn::layer_head(h));
+        j["model_run"]["patched"] = patched;
+        j["model_run"]["patch_tokens"] = m->patch_tokens ? static_cast<int64_t>(m->patch_tokens->ids.size()) : -1;
         j["model_run"]["baseline_next_token"] = before;
         // The logit lens (Settings::logit_lens): its positions and [entry][i] the top 5.
         nlohmann::json lens = nlohmann::json::array();

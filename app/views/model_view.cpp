@@ -9,6 +9,7 @@
 #include "run/run_cache.h"
 #include "views/attribution_view.h"
 #include "views/logit_lens_view.h"
+#include "run/switched_off.h"
 #include "views/pipeline_view.h"
 #include "views/stage_labels.h"
 #include "views/wrapping.h"
@@ -21,6 +22,8 @@ namespace {
 // and this much more than a head attending uniformly would give it on the same tokens.
 constexpr double kTypeThreshold = 0.4;
 constexpr double kAboveChance = 0.2;
+// P over a tile: ImGui 1.86 indexes keys by the backend's codes, GLFW's (desktop and page).
+constexpr int kKeyP = 80;  // GLFW_KEY_P
 
 double score_of(const attn::HeadScores& s, attn::HeadType type) {
     switch (type) {
@@ -94,28 +97,38 @@ bool is_off(const attn::ModelRun& m, int layer, int head) {
     return std::find(m.switched_off.begin(), m.switched_off.end(), attn::HeadSite{layer, head}) != m.switched_off.end();
 }
 
+bool is_patched(const attn::ModelRun& m, int layer, int head) {
+    return std::find(m.patched.begin(), m.patched.end(), attn::HeadSite{layer, head}) != m.patched.end();
+}
+
 // A tile's own items in its right-click menu (above the exports): switch the head off or
 // back on, show its pipeline.
-std::function<void()> tile_menu(const attn::ModelRun& m, int layer, int head, WidgetRects& widgets,
+std::function<void()> tile_menu(const attn::ModelRun& m, int layer, int head, bool can_patch, WidgetRects& widgets,
                                 ModelViewChoice& choice) {
-    return [&m, layer, head, &widgets, &choice] {
+    return [&m, layer, head, can_patch, &widgets, &choice] {
         const std::string name = attn::layer_head(layer, head);
-        const bool off = is_off(m, layer, head);
-        if (ImGui::MenuItem((off ? "Switch head " + name + " back on" : "Switch head " + name + " off").c_str(), "X"))
+        const bool off = is_off(m, layer, head), patched = is_patched(m, layer, head);
+        if (ImGui::MenuItem((off ? "Switch head " + name + " back on" : "Switch head " + name + " off").c_str(), "X",
+                            false, m.patched.empty()))
             choice.switch_head = std::make_pair(layer, head);
         widgets.record("switch_head");
+        if (ImGui::MenuItem((patched ? "Stop patching head " + name : "Patch head " + name + " from the other text").c_str(),
+                            "P", false, patched || (can_patch && m.switched_off.empty())))
+            choice.patch_head = std::make_pair(layer, head);
+        widgets.record("patch_head");
         if (ImGui::MenuItem(("Show head " + name + "'s pipeline").c_str())) choice.select = std::make_pair(layer, head);
     };
 }
 
-// X while the pointer is over a tile switches its head, as the menu's item does.
+// X while the pointer is over a tile switches its head, P patches it, as the menu's items do.
 void tile_key(int layer, int head, const MatrixPlacement& p, ModelViewChoice& choice) {
-    if (p.hovered && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_X), false))
-        choice.switch_head = std::make_pair(layer, head);
+    if (!p.hovered || ImGui::GetIO().WantTextInput) return;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_X), false)) choice.switch_head = std::make_pair(layer, head);
+    if (ImGui::IsKeyPressed(kKeyP, false)) choice.patch_head = std::make_pair(layer, head);
 }
 
 // The layer x head grid; the clicked tile, if any.
-std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_layer, int shown_head,
+std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_layer, int shown_head, bool can_patch,
                                              const DrawContext& ctx, HeatmapRegistry& shown, WidgetRects& widgets,
                                              ModelViewChoice& choice) {
     const attn::ModelRun& m = *run.model;
@@ -130,7 +143,7 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
                  "sink (first token).",
                  kTypeThreshold * 100, kAboveChance * 100);
     text_wrapped_disabled("Right-click a head (or press X over it) to switch it off: its output becomes zero, and every "
-                          "later layer and the prediction are computed without it.");
+                          "later layer and the prediction are computed without it. P patches it from the other text.");
     // Query heads that share a key/value head sit together, a wider gap between groups.
     static const std::vector<int> kNoGroups;
     const std::vector<int>& groups = layers ? m.trace->blocks[0].attention.head_groups : kNoGroups;
@@ -165,8 +178,9 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
             }
             x += side + before;
             ImGui::BeginGroup();
-            const bool off = is_off(m, l, h);
-            const std::string caption = (off ? "OFF " : "") + tile_caption(l, h, scores, m.chance_scores);
+            const bool off = is_off(m, l, h), patched = is_patched(m, l, h);
+            const std::string caption =
+                (off ? "OFF " : patched ? "PATCHED " : "") + tile_caption(l, h, scores, m.chance_scores);
             ImGui::PushFont(ctx.fonts.small);
             ImGui::TextUnformatted(caption.c_str());
             ImGui::PopFont();
@@ -180,7 +194,7 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
             req.show_values = false;
             req.highlight = l == shown_layer && h == shown_head;
             req.export_name = attn::layer_head_file(l, h) + "_weights";
-            req.menu_items = tile_menu(m, l, h, widgets, choice);
+            req.menu_items = tile_menu(m, l, h, can_patch, widgets, choice);
             const MatrixPlacement p = draw_matrix(req, ctx);
             ImGui::EndGroup();
             if (off) {  // on the tile itself: dimmed and crossed out (the shown head's frame is an outline)
@@ -189,6 +203,13 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
                 dl->AddRectFilled(p.min, p.max, IM_COL32(0, 0, 0, 140));
                 dl->AddLine(p.min, p.max, cross, 3.0f * ctx.ui_scale);
                 dl->AddLine(ImVec2(p.min.x, p.max.y), ImVec2(p.max.x, p.min.y), cross, 3.0f * ctx.ui_scale);
+            }
+            if (patched) {  // a double frame in the lesson marks' colour (the selection's is single, red)
+                ImDrawList* dl = ImGui::GetWindowDrawList();
+                const ImU32 mark = ui_color32(ui_colors().lesson_frame);
+                const float w = 2.0f * ctx.ui_scale, in = 3.0f * w;
+                dl->AddRect(p.min, p.max, mark, 0.0f, 0, w);
+                dl->AddRect(ImVec2(p.min.x + in, p.min.y + in), ImVec2(p.max.x - in, p.max.y - in), mark, 0.0f, 0, w);
             }
             if (p.clicked) clicked = std::make_pair(l, h);
             tile_key(l, h, p, choice);
@@ -266,8 +287,9 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     const attn::Sampling& how = m.sampler.how();
     if (how.sampled())  // the bars are the model's; the draw reshapes them
         ImGui::TextDisabled("%s", sampling_line(how).c_str());
-    const bool switched = !m.switched_off.empty();
-    if (switched) draw_switched_off(m, widgets, choice);
+    const bool switched = attn::changes_heads(m);
+    if (!m.switched_off.empty()) draw_switched_off(m, widgets, choice);
+    const char* unchanged = m.patched.empty() ? "every head on" : "unpatched";
     const float top = std::max(m.next_tokens.front().prob, 1e-30f);
     for (const attn::TokenProbability& t : m.next_tokens) {
         ImGui::TextUnformatted(text_of(t.id).c_str());
@@ -277,11 +299,11 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
             const auto before = std::find_if(m.baseline_next_tokens.begin(), m.baseline_next_tokens.end(),
                                              [&](const attn::TokenProbability& b) { return b.id == t.id; });
             if (before != m.baseline_next_tokens.end())
-                std::snprintf(label, sizeof label, "%.2f%%  (every head on: %.2f%%)", static_cast<double>(t.prob) * 100.0,
+                std::snprintf(label, sizeof label, "%.2f%%  (%s: %.2f%%)", static_cast<double>(t.prob) * 100.0, unchanged,
                               static_cast<double>(before->prob) * 100.0);
             else
-                std::snprintf(label, sizeof label, "%.2f%%  (every head on: not in the top %zu)",
-                              static_cast<double>(t.prob) * 100.0, m.baseline_next_tokens.size());
+                std::snprintf(label, sizeof label, "%.2f%%  (%s: not in the top %zu)", static_cast<double>(t.prob) * 100.0,
+                              unchanged, m.baseline_next_tokens.size());
         } else if (t.drawn >= 0.0f)
             std::snprintf(label, sizeof label, "%.2f%% · drawn %.2f%%", static_cast<double>(t.prob) * 100.0,
                           static_cast<double>(t.drawn) * 100.0);
@@ -295,8 +317,8 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     widgets.record("append_token");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         if (switched)
-            ImGui::SetTooltip("Switch the heads back on to generate: generation runs through the KV cache, which "
-                              "does not switch heads off yet.");
+            ImGui::SetTooltip("%s to generate: generation runs through the KV cache, which does not change heads yet.",
+                              m.patched.empty() ? "Switch the heads back on" : "Stop patching");
         else if (how.sampled())
             ImGui::SetTooltip("generate's step: the last position's logits%s divided by the temperature, and a token "
                               "drawn from their softmax (torch.multinomial), added to the text",
@@ -367,11 +389,13 @@ ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int g
     ModelViewChoice choice;
     draw_next_tokens(run, generating, next_at, ctx, widgets, choice);
     ImGui::Separator();
+    choice.patch = draw_patch_box(*run.model, asked.patch_from, asked.patch.has_value(), asked.ids, widgets);
+    ImGui::Separator();
     choice.logit_lens = draw_logit_lens(*run.model, asked.logit_lens, ctx, widgets);
     ImGui::Separator();
     choice.attribute = draw_attribution(*run.model, asked.attribute, ctx, widgets);
     ImGui::Separator();
-    if (const auto clicked = draw_grid(run, layer, head, ctx, shown, widgets, choice)) choice.select = clicked;
+    if (const auto clicked = draw_grid(run, layer, head, asked.patch_from.has_value(), ctx, shown, widgets, choice)) choice.select = clicked;
     return choice;
 }
 

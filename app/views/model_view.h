@@ -4,8 +4,9 @@
 // (BertViz's model view) every layer x head's attention weights as a tile, one colour
 // scale (0 to 1), each labelled with its strongest head-type score; a click selects the
 // head whose pipeline is drawn below. A tile's context menu (right click) or X over it
-// switches its head off (Settings::ablate) and back on; switched-off tiles are marked,
-// and the next tokens show the run without them beside. Between them, the logit lens
+// switches its head off (Settings::ablate) and back on, P patches it from another text
+// (patch_view.h); changed tiles are marked, and the next tokens show the run without the
+// change beside. Between them, the logit lens
 // (logit_lens_view.h) and the logit's parts (attribution_view.h).
 // The appended tokens are chosen as the run's sampling settings say (temperature 0: the
 // most likely; else sampled as chapter 5's generate, one random stream across runs).
@@ -17,6 +18,7 @@
 #include "run/model_run.h"
 #include "state/frame_report.h"
 #include "views/matrix_widget.h"
+#include "views/patch_view.h"
 
 namespace app {
 
@@ -29,6 +31,8 @@ struct ModelViewChoice {
     bool next_at_last = false;                  // the next tokens after the last token again
     std::optional<std::pair<int, int>> switch_head;  // (layer, head) to switch off, or back on
     bool all_heads_on = false;                  // every switched-off head back on
+    std::optional<std::pair<int, int>> patch_head;  // (layer, head) to patch, or stop patching
+    PatchChoice patch;                          // the patch box's text, or stop patching
     std::optional<bool> logit_lens;             // the logit lens's checkbox clicked
     std::optional<std::string> attribute;       // Settings::attribute's new value ("": unset)
 };
@@ -37,6 +41,8 @@ struct ModelViewChoice {
 struct ModelViewAsked {
     bool logit_lens = false;
     std::optional<std::string> attribute;
+    std::optional<std::string> patch, patch_from;  // Settings::patch, patch_from
+    bool ids = false;                              // the text is token ids (Settings::ids)
 };
 
 // `run` is the layer view (its model is non-null); `layer` and `head` are shown.

@@ -50,9 +50,7 @@ bool InterventionFlags::any() const {
 std::optional<std::string>* InterventionFlags::field(const std::string& flag) {
     if (flag == "--ablate-mode") return &ablate_mode;
     if (flag == "--ablate-at") return &ablate_at;
-    if (flag == "--patch") return &patch;
     if (flag == "--patch-at") return &patch_at;
-    if (flag == "--patch-from") return &patch_from;
     if (flag == "--patch-from-ids") return &patch_from_ids;
     if (flag == "--head-effects") return &head_effects;
     return nullptr;

@@ -19,7 +19,8 @@ namespace attn {
 struct InterventionFlags {
     std::optional<std::string> ablate;  // Settings::ablate: a setting (links and sessions carry it)
     std::optional<std::string> ablate_mode, ablate_at;
-    std::optional<std::string> patch, patch_at, patch_from, patch_from_ids;
+    std::optional<std::string> patch, patch_from;  // Settings::patch and patch_from: settings too
+    std::optional<std::string> patch_at, patch_from_ids;
     bool logit_lens = false;            // Settings::logit_lens: a setting too
     std::optional<std::string> attribute;  // Settings::attribute: a setting too
     std::optional<std::string> head_effects;

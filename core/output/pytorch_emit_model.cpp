@@ -12,6 +12,7 @@
 #include "output/cli_command.h"
 #include "output/pytorch_emit_parts.h"
 #include "output/stage_files.h"  // ExportError
+#include "run/switched_off.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace attn {
@@ -267,14 +268,17 @@ std::string program(const Settings& s, const ModelRun& run, bool generated_in_vi
         if (run.next_position + 1 < static_cast<int64_t>(p.prompt)) shown.next_at = static_cast<int>(run.next_position);
     }
     p.command = cli_command(shown);
-    Intervention switched_off;  // the app's: Settings::ablate's heads at every position
-    switched_off.kind = Intervention::Kind::Zero;
-    switched_off.heads = run.switched_off;
-    if (!iv && !switched_off.heads.empty()) p.intervention = &switched_off;
-    if (iv) {
-        p.intervention = &iv->intervention;
-        if (iv->patch_tokens) p.patch_ids = iv->patch_tokens->ids;
-        p.command += intervention_flags(iv->intervention, p.patch_ids);
+    // The app's heads switched off or patched (at every position), or the CLI's intervention.
+    const Intervention app_change = run_intervention(run);
+    p.intervention = iv ? &iv->intervention : app_change.kind != Intervention::Kind::None ? &app_change : nullptr;
+    if (p.intervention) {
+        const std::optional<Tokenized>& source = iv ? iv->patch_tokens : run.patch_tokens;
+        if (source) p.patch_ids = source->ids;
+        if (p.intervention->kind == Intervention::Kind::Patch) {  // the command gives the source as ids
+            shown.patch.reset();
+            shown.patch_from.reset();
+        }
+        p.command = cli_command(shown) + intervention_flags(*p.intervention, p.patch_ids);
     }
     p.file = model_file_path(run.model);
 

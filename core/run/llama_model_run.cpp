@@ -40,6 +40,7 @@ ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budg
                          " (its max_position_embeddings)");
     pick_detail_head(s, model_shape(model), run);
     run.switched_off = switched_off_heads(s, model_shape(model));
+    read_patch(s, model, run);
     if (s.sampling.top_k && *s.sampling.top_k > c.vocab_size)
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
                          std::to_string(c.vocab_size) + " tokens");
@@ -59,7 +60,7 @@ ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budg
     // in place of the unrotated keys: no more numbers); the detail layer's head every stage.
     std::vector<KeptStages> keep(static_cast<size_t>(c.layers), KeptStages::only(model_run_stages(model)));
     if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only(model_run_stages(model), run.head);
-    LlamaTrace forward = llama_forward(m, run.tokens.ids, keep, switch_off_hook(run.switched_off, c.head_dim));
+    LlamaTrace forward = llama_forward(m, run.tokens.ids, keep, run_z_hook(run, c.head_dim));
     run.llama_cache = std::make_shared<const LlamaCache>(llama_cache_from_trace(c, forward));
     const RowVector last_logits = std::move(forward.last_logits);
     auto trace = std::make_shared<GptTrace>(as_model_trace(std::move(forward)));
@@ -73,7 +74,7 @@ ModelRun run_llama_model(const Settings& s, const LoadedModel& model, const Budg
     run.trace = std::move(trace);
     run.next_position = position;
     run.next_tokens = next_tokens_of(run_logits_at(run, position), s.sampling);
-    if (!run.switched_off.empty()) run.baseline_next_tokens = baseline_next_tokens(run, position, s.sampling);
+    if (changes_heads(run)) run.baseline_next_tokens = baseline_next_tokens(run, position, s.sampling);
     score_heads(run);
     return run;
 }

@@ -115,6 +115,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
                                  std::to_string(cfg.vocab_size));
     pick_detail_head(s, model_shape(model), run);
     run.switched_off = switched_off_heads(s, model_shape(model));
+    read_patch(s, model, run);
     attribute_ = attribute_ids(s, model_shape(model));
     if (s.sampling.top_k && *s.sampling.top_k > cfg.vocab_size)
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
@@ -141,7 +142,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     std::vector<Eigen::Index> logit_rows{static_cast<Eigen::Index>(position)};
     if (position != T - 1) logit_rows.push_back(static_cast<Eigen::Index>(T - 1));
     forward_.emplace(m, run.tokens.ids, std::move(keep), GptForward::kLogitProducts, std::move(logit_rows));
-    forward_->hook_z(switch_off_hook(run.switched_off, model_shape(model).head_dim));
+    forward_->hook_z(run_z_hook(run, model_shape(model).head_dim));
     extra_steps_ = (s.logit_lens ? static_cast<int>(m.blocks.size()) + 1 : 0) + (attribute_.empty() ? 0 : 1);
 }
 
@@ -176,7 +177,7 @@ void ModelRunSteps::step() {
     run.trace = std::make_shared<const GptTrace>(std::move(trace));
     run.next_position = position_;
     run.next_tokens = next_tokens_of(logits_at(m, *run.trace, position_), s.sampling);
-    if (!run.switched_off.empty()) run.baseline_next_tokens = baseline_next_tokens(run, position_, s.sampling);
+    if (changes_heads(run)) run.baseline_next_tokens = baseline_next_tokens(run, position_, s.sampling);
     score_heads(run);
     if (s.generate > 0 && !generated_in_view_) {  // from this run's cache: the prompt is not run again
         const std::vector<int64_t> all =
@@ -232,7 +233,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     const std::vector<int64_t>& old_ids = previous.tokens.ids;
     const std::vector<int64_t>& ids = tokens.ids;
     if (!previous.trace || ids.empty() || ids == old_ids || static_cast<int64_t>(ids.size()) > shape.context_length ||
-        !previous.switched_off.empty())  // heads off: the KV cache's steps have no hook (a full run has)
+        changes_heads(previous))  // heads changed: the KV cache's steps have no hook (a full run has)
         return std::nullopt;
     // The tokens both begin with keep previous's rows: under the causal mask a position's
     // keys, values and weights do not depend on the tokens after it.
@@ -288,7 +289,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
 }
 
 std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional<int> next_at) {
-    if (!previous.trace || !previous.switched_off.empty()) return std::nullopt;
+    if (!previous.trace || changes_heads(previous)) return std::nullopt;
     TokenSampler sampler = previous.sampler;  // previous keeps its own stream: it stays on screen
     // The last position's logits: every run computes them (a full run's last row, an
     // extended run's only row).
@@ -303,7 +304,7 @@ std::optional<ModelRun> extend_generated(const ModelRun& previous, std::optional
 }
 
 std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int> next_at) {
-    if (!previous.trace || !previous.switched_off.empty()) return std::nullopt;  // baseline_next_tokens are one position's
+    if (!previous.trace || changes_heads(previous)) return std::nullopt;  // baseline_next_tokens are one position's
     const auto T = static_cast<Eigen::Index>(previous.trace->ids.size());
     const Eigen::Index position = next_at ? *next_at : T - 1;
     if (previous.extended || T != static_cast<Eigen::Index>(previous.tokens.ids.size()) || position < 0 || position >= T)

@@ -57,7 +57,12 @@ struct ModelRun {
     // Settings::ablate's heads, switched off in this run (its trace, next tokens and head
     // scores are the changed run's), and the next tokens without that.
     std::vector<HeadSite> switched_off;
-    std::vector<TokenProbability> baseline_next_tokens;
+    // Settings::patch's heads, their z taken from the run of Settings::patch_from (its
+    // tokens, as many as the run's) at every position: `patch_source` is that run.
+    std::vector<HeadSite> patched;
+    std::optional<Tokenized> patch_tokens;
+    std::shared_ptr<const ModelActivations> patch_source;
+    std::vector<TokenProbability> baseline_next_tokens;  // with every head on, where heads are changed
     // Settings::logit_lens: what the model would say after each block at lens_positions
     // (run_lens.h), [entry][i]: 5 tokens each; empty when not asked.
     std::vector<int64_t> lens_positions;

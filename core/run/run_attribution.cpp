@@ -2,6 +2,7 @@
 
 #include "interventions/attribution.h"
 #include "interventions/intervention_flags.h"
+#include "run/switched_off.h"
 
 namespace attn {
 
@@ -12,9 +13,7 @@ std::vector<int64_t> attribute_ids(const Settings& s, const ModelShape& shape) {
 void attribute_run(ModelRun& run, const std::vector<int64_t>& ids) {
     if (ids.empty()) return;
     const std::unique_ptr<LanguageModel> model = language_model(run.model);
-    Intervention off;
-    if (!run.switched_off.empty()) off = Intervention{Intervention::Kind::Zero, run.switched_off, {}, nullptr};
-    const ModelActivations activations = run_activations(*model, run.tokens.ids, off);
+    const ModelActivations activations = run_activations(*model, run.tokens.ids, run_intervention(run));
     run.attribution = attribute_logit(*model, activations, run.next_position, ids[0],
                                       ids.size() > 1 ? std::optional<int64_t>(ids[1]) : std::nullopt);
 }

@@ -4,6 +4,7 @@
 
 #include "interventions/intervention_flags.h"
 #include "model/llama_forward.h"
+#include "model/language_model.h"
 
 namespace attn {
 
@@ -17,12 +18,41 @@ std::vector<HeadSite> switched_off_heads(const Settings& s, const ModelShape& sh
     return heads;
 }
 
-ZHook switch_off_hook(const std::vector<HeadSite>& heads, int head_dim) {
-    if (heads.empty()) return {};
-    Intervention off;
-    off.kind = Intervention::Kind::Zero;
-    off.heads = heads;
-    return [off, head_dim](int layer, Matrix& z) { intervene(off, layer, head_dim, z); };
+void read_patch(const Settings& s, const LoadedModel& model, ModelRun& run) {
+    if (!s.patch) return;
+    if (s.generate > 0)
+        throw InputError("generating with heads patched is not joined yet (generation runs through the KV cache): "
+                         "stop patching, or generate 0");
+    if (!s.patch_from || s.patch_from->empty())
+        throw InputError("patching heads needs the other text they are taken from (--patch-from TEXT)");
+    const ModelShape shape = model_shape(model);
+    std::vector<HeadSite> heads = parse_head_sites("--patch", *s.patch, shape);
+    std::sort(heads.begin(), heads.end());
+    if (!run.switched_off.empty())  // as the CLI's --ablate and --patch: one intervention a run
+        throw InputError("heads are switched off: switch them back on to patch heads (one change a run)");
+    Settings source = s;  // the other text, in the text's form: ids where the text is ids (--ids)
+    if (s.ids) source.ids = *s.patch_from;
+    else source.text = *s.patch_from;
+    Tokenized tokens = model_input_tokens(source, model);
+    const size_t T = run.tokens.ids.size();
+    if (tokens.ids.size() != T)
+        throw InputError("the patch's text has " + std::to_string(tokens.ids.size()) +
+                         (tokens.ids.size() == 1 ? " token" : " tokens") + " and the text " + std::to_string(T) +
+                         ": a patch needs texts of as many tokens");
+    run.patch_source = std::make_shared<const ModelActivations>(run_activations(*language_model(model), tokens.ids));
+    run.patch_tokens = std::move(tokens);
+    run.patched = std::move(heads);
+}
+
+Intervention run_intervention(const ModelRun& run) {
+    if (!run.switched_off.empty()) return Intervention{Intervention::Kind::Zero, run.switched_off, {}, nullptr};
+    if (!run.patched.empty()) return Intervention{Intervention::Kind::Patch, run.patched, {}, run.patch_source};
+    return {};
+}
+
+ZHook run_z_hook(const ModelRun& run, int head_dim) {
+    if (!changes_heads(run)) return {};
+    return [how = run_intervention(run), head_dim](int layer, Matrix& z) { intervene(how, layer, head_dim, z); };
 }
 
 std::vector<TokenProbability> baseline_next_tokens(const ModelRun& run, int64_t position, const Sampling& how) {

@@ -235,6 +235,13 @@ std::vector<SettingRow> make_rows() {
     rows.push_back(bind(row({"ablate", "--ablate", T::OptText, "L.H,...", 0, 0, {}, all, "", "model", Reruns::Attention, {},
               "forward pre-hooks on out_proj: those heads' slice of what it reads set to 0", true}),
          FIELD(ablate)));
+    // The model view's tiles patch heads; its text box holds the other text.
+    rows.push_back(bind(row({"patch", "--patch", T::OptText, "L.H,...", 0, 0, {}, all, "", "model", Reruns::Attention, {},
+              "forward pre-hooks on out_proj: those heads' slice of what it reads taken from the run of --patch-from", true}),
+         FIELD(patch)));
+    rows.push_back(bind(row({"patch_from", "--patch-from", T::OptText, "TEXT", 0, 0, {}, all, "", "model", Reruns::Attention,
+              {}, "the other text whose run --patch's heads are taken from (as many tokens as the text)", true}),
+         FIELD(patch_from)));
     // No control of its own: the model view's checkbox above its grid.
     rows.push_back(bind(row({"logit_lens", "--logit-lens", T::Switch, "", 0, 0, {}, all, "", "model", Reruns::Attention, {},
               "model.final_norm and model.out_head on each block's output: what the model would say after it", true}),

@@ -45,6 +45,11 @@ struct Settings {
     // projection at every position (core/interventions/; the CLI's --ablate-mode and
     // --ablate-at say more).
     std::optional<std::string> ablate;
+    // Heads patched from another text (with model): "1.2,3.0", their z taken from the run
+    // of patch_from (as many tokens) at every position; patch_from is that text, read by the
+    // model's tokenizer, or token ids where the text is ids (Settings::ids). The CLI's
+    // --patch-at and --patch-from-ids say more.
+    std::optional<std::string> patch, patch_from;
     // What the model would say after each block (with model): the logit lens, at the
     // positions up to the one whose next tokens are shown (core/run/run_lens.h).
     bool logit_lens = false;
