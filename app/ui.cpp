@@ -96,7 +96,7 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     const ModelViewChoice choice =
         draw_model_view(run, m.layer, head, live.generating, live.controls.next_at,
                         {live.controls.logit_lens, live.controls.attribute, live.controls.patch, live.controls.patch_from,
-                         live.controls.ids.has_value()},
+                         live.controls.head_effects, live.controls.ids.has_value()},
                         ctx, report.heatmaps, report.widgets);
     if (choice.select) {
         live.controls.layer = choice.select->first;
@@ -111,6 +111,8 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     if (choice.patch_head)
         live.controls.patch = attn::toggle_head(live.controls.patch, {choice.patch_head->first, choice.patch_head->second});
     if (choice.patch.stop) live.controls.patch.reset();
+    if (choice.head_effects)
+        live.controls.head_effects = choice.head_effects->empty() ? std::nullopt : choice.head_effects;
     if (choice.patch.patch_from)
         live.controls.patch_from = choice.patch.patch_from->empty() ? std::nullopt : choice.patch.patch_from;
     if (choice.logit_lens) live.controls.logit_lens = *choice.logit_lens;

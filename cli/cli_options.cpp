@@ -94,6 +94,7 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
     o.interventions.patch_from = o.settings.patch_from;
     o.interventions.logit_lens = o.settings.logit_lens;
     o.interventions.attribute = o.settings.attribute;
+    o.interventions.head_effects = o.settings.head_effects;
     if (o.interventions.any()) {
         if (!o.settings.model)
             throw attn::ArgsError("--ablate, --patch, --logit-lens, --attribute and --head-effects act on a model's heads: "

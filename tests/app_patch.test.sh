@@ -4,7 +4,8 @@
 # right click's menu item another; the patched tiles are framed and the next tokens are the
 # CLI's --patch --patch-from run's, the unpatched run's beside them; a text of another
 # length is refused in place and the last view stays; "Stop patching" brings back the
-# plain run. A link carries the heads and the text (patch=, patch_from=).
+# plain run. The heads' effects with each head alone patched are the CLI's --head-effects.
+# A link carries the heads and the text (patch=, patch_from=).
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
@@ -17,6 +18,9 @@ patched=$(ids_of "$WORK/patched.json" next_token)
 baseline=$(ids_of "$WORK/patched.json" baseline_next_token)
 plain=$(ids_of "$WORK/plain.json" next_token)
 prob0=$(json "$WORK/patched.json" "s['next_token'][0]['prob']")
+top=$(json "$WORK/plain.json" "s['next_token'][0]['id']")
+"$CLI" --model sotu-small --text "$text" --patch-from "$other" --head-effects "prob:$top" >"$WORK/effects.json"
+effects=$(json "$WORK/effects.json" "s['head_effects']")
 is_patched_run="[t['id'] for t in s['model_run']['next_token']] == $patched
                 and abs(s['model_run']['next_token'][0]['prob'] - $prob0) <= 1e-4 * $prob0
                 and [t['id'] for t in s['model_run']['baseline_next_token']] == $baseline"
@@ -50,6 +54,15 @@ click_until patch_head "s['model_run'] is not None and s['model_run']['patched']
 check "heads 1.1 and 2.3 patched: the CLI's --patch 1.1,2.3 --patch-from run, the unpatched run beside" \
     wait_state "$(settled) and s['model_run']['patch_tokens'] == 14 and $is_patched_run"
 window_shot "$WORK/patched.png"
+# Which heads matter: each head alone patched, the CLI's --head-effects with --patch-from.
+wheel_until "s['widgets']['head_effects'][1] >= s['viewport'][1]" "s['widgets']['head_effects'][1]" up
+click_until head_effects "s['head_effects'] == 'prob:$top'" "ask which heads matter"
+check "the heads' effects: the CLI's --head-effects prob:$top, each head patched, drawn" \
+    wait_state "$(settled) and s['model_run']['head_effects'] is not None and s['model_run']['head_effects']['patched']
+                and len(s['model_run']['head_effects']['values']) == len($effects) and all(
+                abs(a - b) <= 1e-5 for ra, rb in zip(s['model_run']['head_effects']['values'], $effects) for a, b in zip(ra, rb))
+                and 'head_effects' in s['heatmaps']"
+click_until head_effects "s['head_effects'] is None" "turn the heads' effects off"
 wheel_until "'patch_from' in s['widgets'] and s['widgets']['patch_from'][1] >= s['viewport'][1]" \
     "s['widgets']['patch_from'][1]" up
 activate patch_from

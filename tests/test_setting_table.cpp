@@ -51,6 +51,7 @@ attn::Settings everything_changed() {
     s.patch_from = "another text";
     s.logit_lens = true;
     s.attribute = "5,7";
+    s.head_effects = "prob:5";
     s.sampling.temperature = 1.4;
     s.sampling.top_k = 25;
     s.sampling.seed = 7;

@@ -71,6 +71,11 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
         for (const attn::HeadSite& h : m->patched) patched.push_back(attn::layer_head(h));
         j["model_run"]["patched"] = patched;
         j["model_run"]["patch_tokens"] = m->patch_tokens ? static_cast<int64_t>(m->patch_tokens->ids.size()) : -1;
+        // Which heads matter (Settings::head_effects): [layer][head] as far as computed.
+        j["model_run"]["head_effects"] = m->effect_metric ? nlohmann::json{{"before", m->effect_before},
+                                                                           {"patched", m->effects_patched},
+                                                                           {"values", m->head_effects}}
+                                                          : nlohmann::json(nullptr);
         j["model_run"]["baseline_next_token"] = before;
         // The logit lens (Settings::logit_lens): its positions and [entry][i] the top 5.
         nlohmann::json lens = nlohmann::json::array();

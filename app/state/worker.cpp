@@ -66,7 +66,7 @@ std::shared_ptr<attn::Run> Worker::compute_model(const attn::Settings& settings,
     std::shared_ptr<const attn::ModelRun> run;
     // Heads switched off take a full run: the run on screen and its KV cache have no hook;
     // the lens and the logit's parts read activations a cached step does not keep.
-    const bool reuse = !s.ablate && !s.patch && !s.logit_lens && !s.attribute && last_model_run_ &&
+    const bool reuse = !s.ablate && !s.patch && !s.logit_lens && !s.attribute && !s.head_effects && last_model_run_ &&
                        !attn::changes_heads(*last_model_run_);
     // Another position picked on the run on screen: its logits have every row already.
     if (reuse && s.text == last_text_ && s.ids == last_ids_ && s.generate == last_generate_ &&

@@ -8,6 +8,8 @@
 #include "graphics/ui_colors.h"
 #include "run/run_cache.h"
 #include "views/attribution_view.h"
+#include "views/head_effects_view.h"
+#include "views/head_tiles.h"
 #include "views/logit_lens_view.h"
 #include "run/switched_off.h"
 #include "views/pipeline_view.h"
@@ -22,8 +24,6 @@ namespace {
 // and this much more than a head attending uniformly would give it on the same tokens.
 constexpr double kTypeThreshold = 0.4;
 constexpr double kAboveChance = 0.2;
-// P over a tile: ImGui 1.86 indexes keys by the backend's codes, GLFW's (desktop and page).
-constexpr int kKeyP = 80;  // GLFW_KEY_P
 
 double score_of(const attn::HeadScores& s, attn::HeadType type) {
     switch (type) {
@@ -91,40 +91,6 @@ void tile_tooltip(const attn::Run& run, int layer, int head, const attn::HeadSco
         ImGui::Text("query '%s' -> key '%s': weight %.4f", tokens[static_cast<size_t>(p.row)].c_str(),
                     tokens[static_cast<size_t>(p.col)].c_str(), static_cast<double>(weights(p.row, p.col)));
     ImGui::EndTooltip();
-}
-
-bool is_off(const attn::ModelRun& m, int layer, int head) {
-    return std::find(m.switched_off.begin(), m.switched_off.end(), attn::HeadSite{layer, head}) != m.switched_off.end();
-}
-
-bool is_patched(const attn::ModelRun& m, int layer, int head) {
-    return std::find(m.patched.begin(), m.patched.end(), attn::HeadSite{layer, head}) != m.patched.end();
-}
-
-// A tile's own items in its right-click menu (above the exports): switch the head off or
-// back on, show its pipeline.
-std::function<void()> tile_menu(const attn::ModelRun& m, int layer, int head, bool can_patch, WidgetRects& widgets,
-                                ModelViewChoice& choice) {
-    return [&m, layer, head, can_patch, &widgets, &choice] {
-        const std::string name = attn::layer_head(layer, head);
-        const bool off = is_off(m, layer, head), patched = is_patched(m, layer, head);
-        if (ImGui::MenuItem((off ? "Switch head " + name + " back on" : "Switch head " + name + " off").c_str(), "X",
-                            false, m.patched.empty()))
-            choice.switch_head = std::make_pair(layer, head);
-        widgets.record("switch_head");
-        if (ImGui::MenuItem((patched ? "Stop patching head " + name : "Patch head " + name + " from the other text").c_str(),
-                            "P", false, patched || (can_patch && m.switched_off.empty())))
-            choice.patch_head = std::make_pair(layer, head);
-        widgets.record("patch_head");
-        if (ImGui::MenuItem(("Show head " + name + "'s pipeline").c_str())) choice.select = std::make_pair(layer, head);
-    };
-}
-
-// X while the pointer is over a tile switches its head, P patches it, as the menu's items do.
-void tile_key(int layer, int head, const MatrixPlacement& p, ModelViewChoice& choice) {
-    if (!p.hovered || ImGui::GetIO().WantTextInput) return;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_X), false)) choice.switch_head = std::make_pair(layer, head);
-    if (ImGui::IsKeyPressed(kKeyP, false)) choice.patch_head = std::make_pair(layer, head);
 }
 
 // The layer x head grid; the clicked tile, if any.
@@ -394,6 +360,8 @@ ModelViewChoice draw_model_view(const attn::Run& run, int layer, int head, int g
     choice.logit_lens = draw_logit_lens(*run.model, asked.logit_lens, ctx, widgets);
     ImGui::Separator();
     choice.attribute = draw_attribution(*run.model, asked.attribute, ctx, widgets);
+    ImGui::Separator();
+    choice.head_effects = draw_head_effects(*run.model, asked.head_effects, asked.patch_from.has_value(), ctx, shown, widgets);
     ImGui::Separator();
     if (const auto clicked = draw_grid(run, layer, head, asked.patch_from.has_value(), ctx, shown, widgets, choice)) choice.select = clicked;
     return choice;

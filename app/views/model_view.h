@@ -6,8 +6,9 @@
 // head whose pipeline is drawn below. A tile's context menu (right click) or X over it
 // switches its head off (Settings::ablate) and back on, P patches it from another text
 // (patch_view.h); changed tiles are marked, and the next tokens show the run without the
-// change beside. Between them, the logit lens
-// (logit_lens_view.h) and the logit's parts (attribution_view.h).
+// change beside. Between them, the patch box (patch_view.h), the logit lens
+// (logit_lens_view.h), the logit's parts (attribution_view.h) and which heads matter
+// (head_effects_view.h).
 // The appended tokens are chosen as the run's sampling settings say (temperature 0: the
 // most likely; else sampled as chapter 5's generate, one random stream across runs).
 #include <cstdint>
@@ -35,6 +36,7 @@ struct ModelViewChoice {
     PatchChoice patch;                          // the patch box's text, or stop patching
     std::optional<bool> logit_lens;             // the logit lens's checkbox clicked
     std::optional<std::string> attribute;       // Settings::attribute's new value ("": unset)
+    std::optional<std::string> head_effects;    // Settings::head_effects's new value ("": unset)
 };
 
 // What the controls ask the view to show besides the run (Settings::logit_lens, attribute).
@@ -42,6 +44,7 @@ struct ModelViewAsked {
     bool logit_lens = false;
     std::optional<std::string> attribute;
     std::optional<std::string> patch, patch_from;  // Settings::patch, patch_from
+    std::optional<std::string> head_effects;       // Settings::head_effects
     bool ids = false;                              // the text is token ids (Settings::ids)
 };
 

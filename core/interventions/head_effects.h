@@ -22,6 +22,11 @@ struct EffectMetric {
 // Called after each head with (heads done, heads in all); false stops the work (nothing returned).
 using EffectProgress = std::function<bool(int, int)>;
 
+// The metric with the head at `site` alone changed as `how` says (its kind, positions and
+// source; its heads ignored) minus `before`, the metric of `base`, the run without it.
+double head_effect(const LanguageModel& model, const ModelActivations& base, const Intervention& how,
+                   const EffectMetric& metric, double before, HeadSite site);
+
 // [layer][head]: the metric with that head alone changed as `how` says (its kind,
 // positions and source; its heads ignored) minus the metric of `base`, the run without
 // it. Empty when `progress` stopped it.

@@ -52,7 +52,6 @@ std::optional<std::string>* InterventionFlags::field(const std::string& flag) {
     if (flag == "--ablate-at") return &ablate_at;
     if (flag == "--patch-at") return &patch_at;
     if (flag == "--patch-from-ids") return &patch_from_ids;
-    if (flag == "--head-effects") return &head_effects;
     return nullptr;
 }
 

@@ -23,7 +23,7 @@ struct InterventionFlags {
     std::optional<std::string> patch_at, patch_from_ids;
     bool logit_lens = false;            // Settings::logit_lens: a setting too
     std::optional<std::string> attribute;  // Settings::attribute: a setting too
-    std::optional<std::string> head_effects;
+    std::optional<std::string> head_effects;  // Settings::head_effects: a setting too
     // Whether any is set: the run is then one of core/interventions.
     bool any() const;
     // Reads one flag and its value (`value` is called only for a flag that takes one).

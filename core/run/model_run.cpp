@@ -8,6 +8,7 @@
 #include "run/run_cache.h"
 #include "run/run_attribution.h"
 #include "run/run_lens.h"
+#include "run/run_head_effects.h"
 #include "model/kv_cache.h"
 #include "numerics/gemm.h"
 #include "text/gpt2_tokenizer.h"
@@ -94,6 +95,11 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
         run_ = run_llama_model(s, model, budget, generated_in_view);
         if (s.logit_lens) read_run_lens(run_);
         attribute_run(run_, attribute);
+        if (const auto metric = head_effects_metric(s, model_shape(model), run_.next_position)) {
+            const HeadEffectsWork work = start_head_effects(run_, s, *metric);
+            while (!head_effects_step(run_, work)) {
+            }
+        }
         finished_ = true;
         return;
     }
@@ -126,7 +132,10 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
         throw InputError("--next-at " + std::to_string(position) + ": the text has " + std::to_string(T) +
                          (generated_in_view && s.generate ? " tokens with its generated ones" : " GPT-2 tokens") +
                          " (positions 0.." + std::to_string(T - 1) + ")");
-    check_budget(estimate_model_work(cfg, T, s.generate, s.layer.has_value()), budget);
+    metric_ = head_effects_metric(s, model_shape(model), position);
+    WorkEstimate work = estimate_model_work(cfg, T, s.generate, s.layer.has_value());
+    if (metric_) work.seconds += work.forward_seconds * cfg.n_heads * (cfg.n_layers + 1) / 2.0;  // a head: its layer on
+    check_budget(work, budget);
     run.sampler = TokenSampler(s.sampling);  // torch.manual_seed(seed) before generate
     if (generated_in_view && s.generate > 0) {  // the generated ids, as generate appends them
         const std::vector<int64_t> all = generate_cached(m, run.tokens.ids, s.generate, run.sampler);
@@ -143,7 +152,8 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     if (position != T - 1) logit_rows.push_back(static_cast<Eigen::Index>(T - 1));
     forward_.emplace(m, run.tokens.ids, std::move(keep), GptForward::kLogitProducts, std::move(logit_rows));
     forward_->hook_z(run_z_hook(run, model_shape(model).head_dim));
-    extra_steps_ = (s.logit_lens ? static_cast<int>(m.blocks.size()) + 1 : 0) + (attribute_.empty() ? 0 : 1);
+    extra_steps_ = (s.logit_lens ? static_cast<int>(m.blocks.size()) + 1 : 0) + (attribute_.empty() ? 0 : 1) +
+                   (metric_ ? 1 + static_cast<int>(m.blocks.size()) : 0);
 }
 
 std::string ModelRunSteps::next_step() const {
@@ -156,7 +166,9 @@ std::string ModelRunSteps::next_step() const {
     if (!summed_) return "the next tokens";
     if (run_.lens.size() < lens_entries(run_) && s_.logit_lens)
         return "the logit lens, " + std::to_string(run_.lens.size() + 1) + " of " + std::to_string(lens_entries(run_));
-    return "the logit's parts";
+    if (!attribute_.empty() && !run_.attribution) return "the logit's parts";
+    if (!effects_) return "the run the heads' effects start from";
+    return "the heads' effects, layer " + std::to_string(run_.head_effects.size() + 1) + " of " + std::to_string(blocks);
 }
 
 void ModelRunSteps::step() {
@@ -164,7 +176,9 @@ void ModelRunSteps::step() {
     if (!forward_->done()) return forward_->step();
     if (summed_) {
         if (s_.logit_lens && run_.lens.size() < lens_entries(run_)) read_next_lens_entry(run_);
-        else attribute_run(run_, attribute_);
+        else if (!attribute_.empty() && !run_.attribution) attribute_run(run_, attribute_);
+        else if (!effects_) effects_ = std::make_shared<HeadEffectsWork>(start_head_effects(run_, s_, *metric_));
+        else head_effects_step(run_, *effects_);
         finished_ = ++extras_done_ == extra_steps_;
         return;
     }

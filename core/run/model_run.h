@@ -15,6 +15,7 @@
 #include "run/pipeline.h"
 #include "model/gpt_forward.h"
 #include "interventions/attribution.h"
+#include "interventions/head_effects.h"
 #include "interventions/hooked_run.h"
 #include "interventions/logit_lens.h"
 #include "model/head_scores.h"
@@ -69,6 +70,13 @@ struct ModelRun {
     LogitLens lens;
     // Settings::attribute: the logit after next_position split into its parts (run_attribution.h).
     std::optional<Attribution> attribution;
+    // Settings::head_effects (run_head_effects.h): the metric, its value without any change,
+    // whether the heads were patched (else switched off), and [layer][head] each head's
+    // change of it, a layer at a time (fewer rows while the run is computing).
+    std::optional<EffectMetric> effect_metric;
+    double effect_before = 0.0;
+    bool effects_patched = false;
+    std::vector<std::vector<double>> head_effects;
 };
 
 
@@ -116,6 +124,8 @@ ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& bu
 // of the lens (run_lens.h), and with Settings::attribute one the logit's parts
 // (run_attribution.h: a forward of its own). run_model is this run to its end.
 // `model` must outlive the object.
+struct HeadEffectsWork;  // run_head_effects.h
+
 class ModelRunSteps {
 public:
     ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
@@ -123,7 +133,8 @@ public:
     int steps_done() const { return finished_ ? steps() : forward_->steps_done() + (summed_ ? 1 : 0) + extras_done_; }
     bool done() const { return finished_; }
     // What the next step computes: "layer 3 of 12", "the logits" (or "the logits, part 2
-    // of 77"), "the next tokens", "the logit lens, 2 of 13", "the logit's parts".
+    // of 77"), "the next tokens", "the logit lens, 2 of 13", "the logit's parts", "the heads'
+    // effects, layer 3 of 12".
     std::string next_step() const;
     void step();
     ModelRun take() { return std::move(run_); }  // once done()
@@ -135,7 +146,10 @@ private:
     int64_t position_ = 0;
     std::optional<GptForward> forward_;
     std::vector<int64_t> attribute_;  // Settings::attribute's ids
-    // After the forward and its summing step: the lens's entries, the attribution.
+    std::optional<EffectMetric> metric_;  // Settings::head_effects's
+    std::shared_ptr<HeadEffectsWork> effects_;  // made by the first of their steps
+    // After the forward and its summing step: the lens's entries, the attribution, the
+    // head effects' start and their layers.
     int extra_steps_ = 0, extras_done_ = 0;
     bool summed_ = false;  // the step after the forward's done
     bool finished_ = false;

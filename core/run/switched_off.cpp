@@ -18,6 +18,19 @@ std::vector<HeadSite> switched_off_heads(const Settings& s, const ModelShape& sh
     return heads;
 }
 
+PatchSource patch_source(const Settings& s, const LoadedModel& model, size_t tokens) {
+    Settings other = s;  // the other text, in the text's form: ids where the text is ids (--ids)
+    if (s.ids) other.ids = s.patch_from.value_or("");
+    else other.text = s.patch_from.value_or("");
+    PatchSource source{model_input_tokens(other, model), nullptr};
+    if (source.tokens.ids.size() != tokens)
+        throw InputError("the patch's text has " + std::to_string(source.tokens.ids.size()) +
+                         (source.tokens.ids.size() == 1 ? " token" : " tokens") + " and the text " + std::to_string(tokens) +
+                         ": a patch needs texts of as many tokens");
+    source.run = std::make_shared<const ModelActivations>(run_activations(*language_model(model), source.tokens.ids));
+    return source;
+}
+
 void read_patch(const Settings& s, const LoadedModel& model, ModelRun& run) {
     if (!s.patch) return;
     if (s.generate > 0)
@@ -30,17 +43,9 @@ void read_patch(const Settings& s, const LoadedModel& model, ModelRun& run) {
     std::sort(heads.begin(), heads.end());
     if (!run.switched_off.empty())  // as the CLI's --ablate and --patch: one intervention a run
         throw InputError("heads are switched off: switch them back on to patch heads (one change a run)");
-    Settings source = s;  // the other text, in the text's form: ids where the text is ids (--ids)
-    if (s.ids) source.ids = *s.patch_from;
-    else source.text = *s.patch_from;
-    Tokenized tokens = model_input_tokens(source, model);
-    const size_t T = run.tokens.ids.size();
-    if (tokens.ids.size() != T)
-        throw InputError("the patch's text has " + std::to_string(tokens.ids.size()) +
-                         (tokens.ids.size() == 1 ? " token" : " tokens") + " and the text " + std::to_string(T) +
-                         ": a patch needs texts of as many tokens");
-    run.patch_source = std::make_shared<const ModelActivations>(run_activations(*language_model(model), tokens.ids));
-    run.patch_tokens = std::move(tokens);
+    PatchSource source = patch_source(s, model, run.tokens.ids.size());
+    run.patch_source = std::move(source.run);
+    run.patch_tokens = std::move(source.tokens);
     run.patched = std::move(heads);
 }
 

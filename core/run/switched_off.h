@@ -15,6 +15,13 @@ namespace attn {
 // the model's shape (ArgsError naming --ablate); refused beside --generate, which runs
 // through the KV cache (InputError).
 std::vector<HeadSite> switched_off_heads(const Settings& s, const ModelShape& shape);
+// The run of Settings::patch_from (ids where s.ids is set), every activation kept, and its
+// tokens. Throws InputError where it has another number of tokens than `tokens`.
+struct PatchSource {
+    Tokenized tokens;
+    std::shared_ptr<const ModelActivations> run;
+};
+PatchSource patch_source(const Settings& s, const LoadedModel& model, size_t tokens);
 // Settings::patch's heads, and the run of Settings::patch_from whose z they take, into
 // run.patched, run.patch_tokens and run.patch_source (run.tokens and run.switched_off
 // read already). Throws ArgsError for a head the model lacks, InputError for no other

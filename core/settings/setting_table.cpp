@@ -250,6 +250,11 @@ std::vector<SettingRow> make_rows() {
     rows.push_back(bind(row({"attribute", "--attribute", T::OptText, "ID[,ID2]", 0, 0, {}, all, "", "model", Reruns::Attention,
               {}, "each part of the residual stream through the final norm (its scale held) and out_head's row of ID", true}),
          FIELD(attribute)));
+    // No control of its own: the model view's checkbox above its heatmap.
+    rows.push_back(bind(row({"head_effects", "--head-effects", T::OptText, "prob:ID|logit-diff:ID1,ID2", 0, 0, {}, all, "",
+              "model", Reruns::Attention, {},
+              "the metric with each head alone switched off (or patched from --patch-from), minus the metric without", true}),
+         FIELD(head_effects)));
     // Chapter 5's generate. The ranges are torch's, bar two: the temperature stops at 100
     // (past ~5 the softmax is nearly flat already), and top-k's upper end is the model's
     // vocabulary, which only the model knows (run_model checks it).

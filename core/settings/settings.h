@@ -56,6 +56,10 @@ struct Settings {
     // A logit split into its parts (with model): "ID" or "ID,ID2" (ID's logit minus
     // ID2's) after the position whose next tokens are shown (core/run/run_attribution.h).
     std::optional<std::string> attribute;
+    // Which heads matter (with model): "prob:ID" or "logit-diff:ID1,ID2" after the position
+    // whose next tokens are shown, with each head alone switched off, or patched from
+    // patch_from where that is given (core/run/run_head_effects.h).
+    std::optional<std::string> head_effects;
     // Not a choice of what to compute but how much may be spent on it: both programs
     // take --memory-budget; session files and lessons do not keep it.
     std::optional<uint64_t> memory_budget;  // default: memory_budget.h
