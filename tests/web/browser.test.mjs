@@ -259,6 +259,24 @@ const stepByStep = (seen, total) => seen.length === total &&
     seen.every((p, i) => p[1] === i && p[2] === total && (i === 0 || p[0] > seen[i - 1][0]));
 check("frames kept coming while it ran, each with its progress", stepByStep(seen, 6), JSON.stringify(seen));
 
+// Interventions on the page (issue 55): a link that patches two heads of the shipped model
+// from another text and asks which heads matter opens with them patched, the other text's
+// 14 tokens read, and the heads' effects arriving a layer a step between frames: its 4
+// layers, the logits, the next tokens, the run the effects start from, then 4 layers of
+// heads (11 steps). Their numbers are the CLI's and PyTorch's hooks' in web_golden.
+const union = encodeURIComponent("The state of the Union is strong. The state of the Union is");
+const nation = encodeURIComponent("The state of the Nation is weak. The state of the Nation is");
+await open(`?model=sotu-small&text=${union}&patch=1.1,2.3&patch-from=${nation}&head-effects=prob:262`);
+await waitState("a link's patched heads and the heads' effects arrive",
+                "s => !s.computing && s.error === null && s.model_run && s.model_run.patched.join() === '1.1,2.3' && " +
+                "s.model_run.patch_tokens === 14 && s.model_run.head_effects && s.model_run.head_effects.patched && " +
+                "s.model_run.head_effects.values.length === 4 && s.model_run.head_effects.values.every(r => r.length === 8) && " +
+                "'head_effects' in s.heatmaps");
+const effectSteps = await page.evaluate(() => window.attnscopeProgressSeen);
+check("frames kept coming while the heads' effects ran, each with its progress", stepByStep(effectSteps, 11),
+      JSON.stringify(effectSteps));
+await page.screenshot({path: path.join(workDir, "head-effects.png")});
+
 // A long chapter 3 run (12 heads of 768 over 1,024 tokens, about half a second in wasm) goes
 // a head a step between frames too (attn::AttendSteps): the page keeps drawing, saying which
 // head it is at (14 frames: the projections, 12 heads, the heads combined), and the run
