@@ -103,6 +103,23 @@ std::string ids_text(const std::vector<int64_t>& ids) {
     return text;
 }
 
+// The app's changed run (run_model with Settings::ablate or patch) against the CLI's hooked
+// run: the next tokens with and without the change, a later head's weights; and typing does
+// not step through the KV cache, which has no hook.
+void check_app_run_is_hooked(const attn::ModelRun& run, const attn::InterventionRun& hooked,
+                             const attn::LoadedModel& loaded) {
+    REQUIRE(run.next_tokens.size() == hooked.next_tokens.size());
+    for (size_t i = 0; i < run.next_tokens.size(); ++i) {
+        CHECK(run.next_tokens[i].id == hooked.next_tokens[i].id);
+        CHECK(std::abs(run.next_tokens[i].prob - hooked.next_tokens[i].prob) <= 1e-5f);
+        CHECK(run.baseline_next_tokens[i].id == hooked.baseline_next_tokens[i].id);
+    }
+    const attn::Matrix& ours = run.trace->blocks[1].attention.heads[3].at("weights");
+    const attn::Matrix& theirs = hooked.changed->blocks[1].attention.heads[3].at("weights");
+    CHECK((ours - theirs).cwiseAbs().maxCoeff() <= 1e-6f);
+    CHECK_FALSE(attn::extend_model_run(run, attn::with_token(loaded, run.tokens, 7)).has_value());
+}
+
 }  // namespace
 
 TEST_CASE("Interventions on every family are PyTorch's with hooks: ablation, patching, logit lens, attribution, "
@@ -225,18 +242,7 @@ TEST_CASE("A model run with heads switched off (the app's, Settings::ablate) is 
         flags.ablate = s.ablate;
         const attn::InterventionRun hooked = attn::run_interventions(s, flags, loaded, attn::default_budget());
         REQUIRE(run.switched_off == std::vector<attn::HeadSite>{{0, 1}, {1, 2}});
-        REQUIRE(run.next_tokens.size() == hooked.next_tokens.size());
-        for (size_t i = 0; i < run.next_tokens.size(); ++i) {
-            CHECK(run.next_tokens[i].id == hooked.next_tokens[i].id);
-            CHECK(std::abs(run.next_tokens[i].prob - hooked.next_tokens[i].prob) <= 1e-5f);
-            CHECK(run.baseline_next_tokens[i].id == hooked.baseline_next_tokens[i].id);
-        }
-        // Every later head's weights are the changed run's.
-        const attn::Matrix& ours = run.trace->blocks[1].attention.heads[3].at("weights");
-        const attn::Matrix& theirs = hooked.changed->blocks[1].attention.heads[3].at("weights");
-        CHECK((ours - theirs).cwiseAbs().maxCoeff() <= 1e-6f);
-        // Typing does not step through the KV cache, which has no hook.
-        CHECK_FALSE(attn::extend_model_run(run, attn::with_token(loaded, run.tokens, 7)).has_value());
+        check_app_run_is_hooked(run, hooked, loaded);
         s.generate = 2;
         CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::default_budget()),
                           "generating with heads switched off is not joined yet (generation runs through the KV cache): "
@@ -261,16 +267,7 @@ TEST_CASE("A model run with heads patched from another text (the app's, Settings
         const attn::InterventionRun hooked = attn::run_interventions(s, flags, loaded, attn::default_budget());
         REQUIRE(run.patched == std::vector<attn::HeadSite>{{0, 1}, {1, 2}});
         REQUIRE(run.patch_tokens->ids == hooked.patch_tokens->ids);
-        REQUIRE(run.next_tokens.size() == hooked.next_tokens.size());
-        for (size_t i = 0; i < run.next_tokens.size(); ++i) {
-            CHECK(run.next_tokens[i].id == hooked.next_tokens[i].id);
-            CHECK(std::abs(run.next_tokens[i].prob - hooked.next_tokens[i].prob) <= 1e-5f);
-            CHECK(run.baseline_next_tokens[i].id == hooked.baseline_next_tokens[i].id);
-        }
-        const attn::Matrix& ours = run.trace->blocks[1].attention.heads[3].at("weights");
-        const attn::Matrix& theirs = hooked.changed->blocks[1].attention.heads[3].at("weights");
-        CHECK((ours - theirs).cwiseAbs().maxCoeff() <= 1e-6f);
-        CHECK_FALSE(attn::extend_model_run(run, attn::with_token(loaded, run.tokens, 7)).has_value());
+        check_app_run_is_hooked(run, hooked, loaded);
         // Refused in one line: another length, no other text, heads switched off beside.
         s.patch_from = "5,19";
         CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::default_budget()),
