@@ -7,6 +7,7 @@
 #include <string>
 
 #include "run/intervention_run.h"
+#include "run/llama_run.h"
 #include "run/model_run.h"
 #include "tolerance.h"
 
@@ -67,4 +68,22 @@ TEST_CASE("Head effects refuse a metric the model cannot take and another text o
     s.patch_from = "Too short";
     CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::default_budget()),
                       "the patch's text has 2 tokens and the text 5: a patch needs texts of as many tokens");
+}
+
+TEST_CASE("Head effects past the time budget are refused before anything runs, either family", "[interventions]") {
+    for (const std::string& name : {std::string(attn::kShippedModel), kQwen2}) {
+        INFO(name);
+        attn::Settings s;
+        s.model = name;
+        s.ids = "5,17,3,42,8,17,3";
+        const attn::LoadedModel loaded = attn::load_model(name, 0);
+        // Room for the run, not for its reruns: one per head, half the model each on average.
+        const attn::WorkEstimate run = loaded.llama ? attn::estimate_llama_work(loaded.llama->config(), 7)
+                                                    : attn::estimate_model_work(loaded.model->cfg, 7, 0, false);
+        attn::Budget budget = attn::default_budget();
+        budget.seconds = run.seconds + 0.5 * run.forward_seconds;
+        CHECK_NOTHROW(attn::run_model(s, loaded, budget));
+        s.head_effects = "prob:5";
+        CHECK_THROWS_AS(attn::ModelRunSteps(s, loaded, budget), attn::InputError);
+    }
 }

@@ -8,26 +8,26 @@
 
 namespace app {
 
-long long patch_token_count(const attn::ModelRun& m, const std::string& text, bool ids) {
+PatchCount patch_token_count(const attn::ModelRun& m, const std::string& text, bool ids) {
     // Typing re-reads it each frame: the last text's count is kept, per model.
     static std::string last_text, last_model;
     static bool last_ids = false;
-    static long long last_count = -1;
+    static PatchCount last;
     const std::string& model = m.model.name;
-    if (text == last_text && model == last_model && ids == last_ids) return last_count;
+    if (text == last_text && model == last_model && ids == last_ids) return last;
     attn::Settings s;
     s.model = model;
     if (ids) s.ids = text;
     else s.text = text;
     try {
-        last_count = static_cast<long long>(attn::model_input_tokens(s, m.model).ids.size());
-    } catch (const std::exception&) {
-        last_count = -1;
+        last = {static_cast<long long>(attn::model_input_tokens(s, m.model).ids.size()), ""};
+    } catch (const std::exception& e) {
+        last = {-1, e.what()};
     }
     last_text = text;
     last_model = model;
     last_ids = ids;
-    return last_count;
+    return last;
 }
 
 PatchChoice draw_patch_box(const attn::ModelRun& m, const std::optional<std::string>& patch_from, bool patching,
@@ -40,9 +40,10 @@ PatchChoice draw_patch_box(const attn::ModelRun& m, const std::optional<std::str
     widgets.record("patch_from");
     const long long tokens = static_cast<long long>(m.tokens.ids.size());
     if (!text.empty()) {
-        const long long count = patch_token_count(m, text, ids);
+        const PatchCount read = patch_token_count(m, text, ids);
+        const long long count = read.tokens;
         if (count < 0)
-            ImGui::TextColored(ui_color(ui_colors().error), "the model cannot read this text");
+            ImGui::TextColored(ui_color(ui_colors().error), "%s", read.error.c_str());
         else if (count != tokens)
             ImGui::TextColored(ui_color(ui_colors().error), "%lld tokens; the text has %lld: a patch needs as many", count,
                                tokens);

@@ -22,8 +22,12 @@ struct PatchChoice {
 PatchChoice draw_patch_box(const attn::ModelRun& m, const std::optional<std::string>& patch_from, bool patching,
                            bool ids, WidgetRects& widgets);
 
-// The patch text's tokens as the run's model reads them (ids where the run's text is ids);
-// -1 where it cannot be read. Remembered for the last text.
-long long patch_token_count(const attn::ModelRun& m, const std::string& text, bool ids);
+// The patch text's tokens as the run's model reads them (ids where the run's text is ids),
+// or -1 and why it cannot be read. Remembered for the last text.
+struct PatchCount {
+    long long tokens = -1;
+    std::string error;
+};
+PatchCount patch_token_count(const attn::ModelRun& m, const std::string& text, bool ids);
 
 }  // namespace app

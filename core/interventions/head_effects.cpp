@@ -11,6 +11,8 @@ double EffectMetric::of(const RowVector& logits) const {
     return std::exp(double(logits(id) - top)) / sum;
 }
 
+double head_effects_forwards(const ModelShape& shape) { return shape.heads * (shape.layers + 1) / 2.0; }
+
 double head_effect(const LanguageModel& model, const ModelActivations& base, const Intervention& how,
                    const EffectMetric& metric, double before, HeadSite site) {
     const ModelShape shape = model.shape();

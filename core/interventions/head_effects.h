@@ -22,6 +22,10 @@ struct EffectMetric {
 // Called after each head with (heads done, heads in all); false stops the work (nothing returned).
 using EffectProgress = std::function<bool(int, int)>;
 
+// The work of head_effects in forwards of the whole model: a layer-L head reruns L's end
+// and the layers after it, on average about half the model, once per head.
+double head_effects_forwards(const ModelShape& shape);
+
 // The metric with the head at `site` alone changed as `how` says (its kind, positions and
 // source; its heads ignored) minus `before`, the metric of `base`, the run without it.
 double head_effect(const LanguageModel& model, const ModelActivations& base, const Intervention& how,

@@ -20,13 +20,13 @@ WorkEstimate estimate_intervention_work(const LoadedModel& model, const Interven
     const ModelShape shape = model_shape(model);
     WorkEstimate w = forward_estimate(model, tokens);
     const double T = static_cast<double>(tokens), d = shape.d_model, V = static_cast<double>(shape.vocab_size);
-    const double L = shape.layers, H = shape.heads;
+    const double L = shape.layers;
     const bool changes = flags.ablate || flags.patch, source = flags.patch_from || flags.patch_from_ids;
     // Runs held at once: the baseline, the changed run, the patch's source (each keeps
     // every activation; the changed run every head's weights too).
     const double runs = 1 + (changes ? 1 : 0) + (source ? 1 : 0);
     double forwards = runs;
-    if (flags.head_effects) forwards += H * (L + 1) / 2;  // a layer-L head reruns L's end and L - 1 - L layers
+    if (flags.head_effects) forwards += head_effects_forwards(shape);
     double lens_flops = 0;
     if (flags.logit_lens) {
         lens_flops = 2 * (L + 1) * T * d * V;

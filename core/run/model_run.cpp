@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "run/llama_model_run.h"
+#include "run/llama_run.h"
 #include "run/switched_off.h"
 #include "run/pipeline.h"
 #include "run/run_cache.h"
@@ -92,6 +93,13 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
     : s_(s), generated_in_view_(generated_in_view) {
     if (model.llama) {  // one step: the Llama forward is not split into steps
         const std::vector<int64_t> attribute = attribute_ids(s, model_shape(model));
+        if (s.head_effects) {  // their metric and reruns checked before anything runs, as a GPT run's
+            const auto T = static_cast<int64_t>(model_input_tokens(s, model).ids.size()) + (generated_in_view ? s.generate : 0);
+            head_effects_metric(s, model_shape(model), s.next_at ? *s.next_at : T - 1);
+            WorkEstimate work = estimate_llama_work(model.llama->config(), T);
+            work.seconds += work.forward_seconds * head_effects_forwards(model_shape(model));
+            check_budget(work, budget);
+        }
         run_ = run_llama_model(s, model, budget, generated_in_view);
         if (s.logit_lens) read_run_lens(run_);
         attribute_run(run_, attribute);
@@ -134,7 +142,7 @@ ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const 
                          " (positions 0.." + std::to_string(T - 1) + ")");
     metric_ = head_effects_metric(s, model_shape(model), position);
     WorkEstimate work = estimate_model_work(cfg, T, s.generate, s.layer.has_value());
-    if (metric_) work.seconds += work.forward_seconds * cfg.n_heads * (cfg.n_layers + 1) / 2.0;  // a head: its layer on
+    if (metric_) work.seconds += work.forward_seconds * head_effects_forwards(model_shape(model));
     check_budget(work, budget);
     run.sampler = TokenSampler(s.sampling);  // torch.manual_seed(seed) before generate
     if (generated_in_view && s.generate > 0) {  // the generated ids, as generate appends them
