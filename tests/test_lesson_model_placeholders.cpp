@@ -4,6 +4,7 @@
 // (head_score), the best head by a search of its own, the next token from the tokenizer.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -82,4 +83,40 @@ TEST_CASE("model placeholders: a view without them says why in one line", "[less
     ModelStep module({"--text", "Your journey starts", "--variant", "mha-wrapper"}, 0);
     CHECK(module.error("{prev_score}").find("needs a model's view (--model)") != std::string::npos);
     CHECK(module.error("{next_token[0]}").find("needs a model's view") != std::string::npos);
+}
+
+TEST_CASE("model placeholders: before a change, the lens and the heads' effects", "[lessons][model]") {
+    const attn::Gpt2Tokenizer& gpt2 = attn::gpt2_tokenizer();
+    std::vector<std::string> flags = kFlags;
+    for (const char* f : {"--ablate", "1.1,2.3", "--logit-lens", "--head-effects", "prob:262"}) flags.push_back(f);
+    ModelStep s(flags, 2);
+    const attn::ModelRun& m = *s.run.model;
+    REQUIRE(!m.baseline_next_tokens.empty());
+    CHECK(s("{baseline_token[0]}") == "'" + gpt2.token_display(m.baseline_next_tokens[0].id) + "'");
+    CHECK(s("{baseline_prob[2]}") == two(static_cast<double>(m.baseline_next_tokens[2].prob) * 100.0) + "%");
+    CHECK(s("{baseline_prob[0]}") != s("{next_prob[0]}"));  // two heads off change the prediction
+    // Entry 0 reads the embeddings; the last is the model's own output.
+    const int last = static_cast<int>(m.lens.size()) - 1;
+    CHECK(last == static_cast<int>(m.trace->blocks.size()));
+    CHECK(s("{lens_token[" + std::to_string(last) + "]}") == s("{next_token[0]}"));
+    CHECK(s("{lens_prob[" + std::to_string(last) + "]}") == s("{next_prob[0]}"));
+    CHECK(s("{lens_token[0]}") == "'" + gpt2.token_display(m.lens[0].back()[0].id) + "'");
+    // The head that moved P(' the') most, by a search of the test's own.
+    double largest = -1.0, change = 0.0;
+    std::string at;
+    for (size_t l = 0; l < m.head_effects.size(); ++l)
+        for (size_t h = 0; h < m.head_effects[l].size(); ++h)
+            if (std::abs(m.head_effects[l][h]) > largest)
+                largest = std::abs(m.head_effects[l][h]), change = m.head_effects[l][h],
+                at = std::to_string(l) + "." + std::to_string(h);
+    CHECK(s("{top_effect_head}") == at);
+    char points[48];
+    std::snprintf(points, sizeof points, "%.2f points", std::abs(change) * 100.0);
+    CHECK(s("{top_effect}") == (change < 0 ? "\xe2\x88\x92" : "+") + std::string(points));
+    // Without the change, the lens or the effects, each says which flag it needs.
+    ModelStep plain(kFlags, 2);
+    CHECK(plain.error("{baseline_token[0]}").find("switches heads off or patches them") != std::string::npos);
+    CHECK(plain.error("{lens_token[1]}").find("--logit-lens") != std::string::npos);
+    CHECK(plain.error("{top_effect_head}").find("--head-effects") != std::string::npos);
+    CHECK(s.error("{lens_token[" + std::to_string(last + 1) + "]}").find("after each block") != std::string::npos);
 }

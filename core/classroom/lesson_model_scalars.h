@@ -13,6 +13,14 @@
 //   {next_token[i]} {next_prob[i]}  the i-th most probable next token after the last
 //                                   position (quoted as the app shows it) and its probability
 //                                   in percent, 2 decimals
+//   {baseline_token[i]} {baseline_prob[i]}   the same without the step's change (--ablate,
+//                                   --patch): what the model said before the heads changed
+//   {lens_token[e]} {lens_prob[e]}  the logit lens (--logit-lens) at the shown position: the
+//                                   most probable token read from the embeddings (e = 0) or
+//                                   after block e - 1 (e = layers: the model's own output)
+//   {top_effect_head} {top_effect}  the heads' effects (--head-effects): the head whose change
+//                                   moved the metric most, either way, and by how much (signed;
+//                                   a probability in percentage points)
 #include <string>
 
 #include "run/pipeline.h"
@@ -23,7 +31,7 @@ namespace attn {
 bool is_model_scalar(const std::string& name);
 // Whether it may take a headN. prefix ({head3.prev_score}).
 bool is_model_head_scalar(const std::string& name);
-// Whether it takes an index: next_token, next_prob.
+// Whether it takes an index: next_token, next_prob, baseline_token, baseline_prob, lens_token, lens_prob.
 bool is_model_indexed_scalar(const std::string& name);
 
 // The value of `name` in `run` for head `head` of the detail layer (or entry `index`).

@@ -100,13 +100,15 @@ Placeholder parse_placeholder(const std::string& body) {
             if (p.a.head == kAll) fail("{" + body + "}: head* is not a head");
             return p;
         }
-        for (const std::string name : {"token", "token2", "next_token", "next_prob"})
-            if (rest.rfind(name + "[", 0) == 0 && rest.back() == ']') {
+        if (const size_t open = rest.find('['); open != std::string::npos && rest.back() == ']') {
+            const std::string name = rest.substr(0, open);
+            if (name == "token" || name == "token2" || is_model_indexed_scalar(name)) {
                 p.scalar = name;
                 p.index = parse_index(rest.substr(name.size() + 1, rest.size() - name.size() - 2), body);
                 if (p.index == kAll) fail("{" + body + "}: name one token");
                 return p;
             }
+        }
     }
     if (p.fn == "dot") {
         const size_t bar = rest.find('|');
