@@ -70,13 +70,18 @@ def gpt2_tensors(model):
     GPT-2 ties it to wte)."""
     out = {"wte.weight": model.tok_emb.weight, "wpe.weight": model.pos_emb.weight}
     for i, b in enumerate(model.trf_blocks):
-        att, ff = b.att, b.ff.layers
+        att, ff = b.att, getattr(b.ff, "layers", None)
         h = f"h.{i}."
         out[h + "ln_1.weight"], out[h + "ln_1.bias"] = b.norm1.scale, b.norm1.shift
         out[h + "attn.c_attn.weight"] = torch.cat([att.W_query.weight.T, att.W_key.weight.T, att.W_value.weight.T], 1)
         out[h + "attn.c_attn.bias"] = torch.cat([att.W_query.bias, att.W_key.bias, att.W_value.bias])
         out[h + "attn.c_proj.weight"], out[h + "attn.c_proj.bias"] = att.out_proj.weight.T, att.out_proj.bias
         out[h + "ln_2.weight"], out[h + "ln_2.bias"] = b.norm2.scale, b.norm2.shift
+        if ff is None:  # an attention-only block: zeros, whose MLP adds exactly 0 (GELU(0) = 0)
+            d = att.out_proj.weight.shape[0]
+            ff = [torch.nn.Linear(d, 4 * d), None, torch.nn.Linear(4 * d, d)]
+            for layer in ff[0], ff[2]:
+                torch.nn.init.zeros_(layer.weight), torch.nn.init.zeros_(layer.bias)
         out[h + "mlp.c_fc.weight"], out[h + "mlp.c_fc.bias"] = ff[0].weight.T, ff[0].bias
         out[h + "mlp.c_proj.weight"], out[h + "mlp.c_proj.bias"] = ff[2].weight.T, ff[2].bias
     out["ln_f.weight"], out["ln_f.bias"] = model.final_norm.scale, model.final_norm.shift

@@ -1,6 +1,7 @@
 """The evaluation half of scripts/train_small_model.py: TransformerLens's head-type scores
 for each head, and the model card written from a training run's results."""
 import json
+import os
 import re
 import sys
 
@@ -12,8 +13,11 @@ from sotu_corpus import PACKAGE, TARBALL_SHA256, VAL_EVERY, VERSION
 @torch.no_grad()
 def head_scores(model, seqs):
     """TransformerLens's head_detector scores ("mul"): sum(A * P) / sum(A) for each head's
-    attention pattern A and a 0/1 template P, averaged over the sequences. [4, layers, heads]:
-    previous-token, duplicate-token, induction, first-token."""
+    attention pattern A and a 0/1 template P, averaged over the sequences. [5, layers, heads]:
+    previous-token, duplicate-token, induction, first-token; and the induction stripe, the mean
+    over the rows that have an earlier copy of their token of the weight on the token after it
+    (Olsson et al. 2022's prefix matching: a perfect induction head scores 1, where the fraction
+    of all weight cannot pass the share of such rows, under 0.5 on a text repeated once)."""
     model.eval()
     device, blocks = next(model.parameters()).device, list(model.trf_blocks)
     for b in blocks:
@@ -30,20 +34,21 @@ def head_scores(model, seqs):
         first = torch.zeros(T, T, device=device)
         first[:, 0] = 1
         P = torch.stack([prev, dup, ind, first])[:, None, None]
-        total = total + (A * P).sum((-1, -2)) / A.sum((-1, -2))
+        rows = ind.sum(1) > 0  # the rows with an earlier copy of their token
+        stripe = (A * ind).sum(-1)[..., rows].mean(-1) if rows.any() else torch.zeros(A.shape[:2], device=device)
+        total = total + torch.cat([(A * P).sum((-1, -2)) / A.sum((-1, -2)), stripe[None]])
     for b in blocks:
         b.att.keep_weights, b.att.last_weights = False, None
     return (total / len(seqs)).float().cpu()
 
 
-CARD = """# sotu-small: attnscope's small trained GPT-2-shaped model
+CARD = """# {name}: {title}
 
-A {c[n_layers]}-layer, {c[n_heads]}-head GPT-2-shaped language model (the book's chapter 4 `GPTModel`), trained from
+A {c[n_layers]}-layer, {c[n_heads]}-head {kind} (the book's chapter 4 `GPTModel`{no_mlp}), trained from
 scratch on US State of the Union addresses so that attnscope can show what the heads of a *trained* model do.
 A teaching toy, not a language model to use. This card, the weights and `train.log` are written by
-`scripts/train_small_model.py`: run `python3 scripts/train_small_model.py --device cuda` from the repository root
-(with PyTorch and a GPU; the same recipe on a CPU core takes about 14 hours), and `--card` to write this card again
-from the files.
+`scripts/train_small_model.py`: run `{command}` from the repository root{where}, and add `--card` to write this card
+again from the files.
 
 Files: `model.safetensors` ({r[file_bytes]:,d} bytes; F16; Hugging Face GPT-2 names without `transformer.`;
 no `lm_head.weight`, the output head being tied to `wte`), `config.json` (GPT2Config), `train.log`.
@@ -61,8 +66,8 @@ Train split: {r[train_tokens]:,d} tokens; validation split: {r[val_tokens]:,d} t
 ## Model
 
 vocab_size {c[vocab_size]}, context_length {c[context_length]}, emb_dim {c[emb_dim]}, {c[n_layers]} layers of
-{c[n_heads]} heads ({head_dim} wide), qkv_bias True, drop_rate {c[drop_rate]}; pre-LayerNorm blocks (eps 1e-5), GELU
-(tanh form), feed-forward 4 x emb_dim. {r[n_params]:,d} parameters, the output head tied to the token embedding.
+{c[n_heads]} heads ({head_dim} wide), qkv_bias True, drop_rate {c[drop_rate]}; {blocks} {r[n_params]:,d} parameters, the
+output head tied to the token embedding.
 
 ## Training
 
@@ -89,13 +94,19 @@ torch {r[torch]}. Other processes used {r[others_cores]:.2f} cores on average me
 
 TransformerLens's `head_detector` scores, sum(A o P) / sum(A) for a head's attention A and a 0/1 template P:
 previous-token (P[i, i-1]), duplicate-token (earlier copies of the current token), induction (the token after
-an earlier copy of the current token), first-token sink (P[i, 0]). "text": 8 validation windows of
-{c[context_length]} tokens; "rep": 8 sequences of `<|endoftext|>` + {half} random tokens (ids seen over 10 times in
-training) + the same {half} again. On the model reloaded from `model.safetensors`. Best previous-token head:
-**{bp[0]}.{bp[1]}, {bp[2]:.2f}**; best induction head on the repeated tokens: {bi[0]}.{bi[1]}, {bi[2]:.2f}.
+an earlier copy of the current token), first-token sink (P[i, 0]); attnscope's model view shows the same. The
+induction stripe is the mean, over the rows that have an earlier copy of their token, of the weight on the token
+after that copy (Olsson et al. 2022's prefix matching): a perfect induction head scores 1 there, while its
+`head_detector` score cannot pass the share of such rows, {half}/{rows_repeated} on a sequence repeated once. "text": 8
+validation windows of {c[context_length]} tokens; "rep": 8 sequences of `<|endoftext|>` + {half} random tokens (ids seen
+over 10 times in training) + the same {half} again; "repeated text": `<|endoftext|>` + the first {half} tokens of 8
+validation windows + the same {half} again (held-out text, repeated). On the model reloaded from `model.safetensors`.
+Best previous-token head on text: **{bp[0]}.{bp[1]}, {bp[2]:.2f}**; on repeated tokens {bpr[0]}.{bpr[1]}, {bpr[2]:.2f};
+on repeated held-out text {bpt[0]}.{bpt[1]}, {bpt[2]:.2f}. Best induction head by its stripe: **{bs[0]}.{bs[1]},
+{bs[2]:.2f}** on repeated tokens, {bst[0]}.{bst[1]}, {bst[2]:.2f} on repeated held-out text
+(`head_detector`'s induction score on repeated tokens: {bi[0]}.{bi[1]}, {bi[2]:.2f}).
 
-| layer | head | previous | duplicate (text) | duplicate (rep) | induction (text) | induction (rep) | first token |
-|---|---|---|---|---|---|---|---|
+{score_header}
 {rows}
 
 ## Greedy continuations (30 tokens, `generate_text_simple`)
@@ -104,8 +115,7 @@ training) + the same {half} again. On the model reloaded from `model.safetensors
 
 ## Intended use and limitations
 
-For teaching: seeing in attnscope what the heads of a small trained model do (previous-token heads, attention
-sinks, ...) beside the book's untrained models. It is tiny and has read {r[tokens_seen]:,d} tokens, {r[epochs]:.1f} passes over
+{use} It is tiny and has read {r[tokens_seen]:,d} tokens, {r[epochs]:.1f} passes over
 {r[train_tokens]:,d} tokens of one genre, US political speeches from 1790 to 2021: it writes in their style, carries their views and biases, repeats itself
 and knows nothing reliable. Not for generating anything real.
 """
@@ -151,6 +161,10 @@ def recipe_notes(train, context_length=128, tokens_seen=None):
         if train.get("repeat_kind") == "span":
             what = ("random tokens (ids seen over 10 times in training) in which one span, an eighth to half a context"
                     " long, comes again at a random distance")
+        elif train.get("repeat_kind") == "periodic":
+            what = (("a run of random tokens (ids seen over 10 times in training)" if train.get("repeat_random") else
+                     "a run of its own first tokens of text") + ", 4 to half a context long, repeated to the window's"
+                    " end (the run's length drawn anew for each window, so that no fixed offset predicts the copy)")
         notes += (f"\nEach training window is, with probability {train['repeat_fraction']:g}, replaced by {what},"
                   " as in the induction-head studies (Olsson et al. 2022): only a copy can"
                   " predict the repeated tokens well, and a copy is what a previous-token head feeding an induction head"
@@ -188,21 +202,50 @@ def logged_training(log):
 
 def write_card(path, r, cfg, train, n_train):
     """MODEL_CARD.md from a run's figures (r) and its recipe."""
-    C = cfg["context_length"]
+    C, only = cfg["context_length"], train.get("attention_only", False)
+    half = min(127, (C - 1) // 2)
+    name = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    if only:
+        kinds = dict(title="attnscope's small attention-only model, with an induction head",
+                     kind="attention-only GPT-2-shaped language model", no_mlp=" without its feed-forward",
+                     blocks="pre-LayerNorm blocks (eps 1e-5) of attention only, as Elhage et al.'s (2021) attention-only"
+                            " models: no MLP, so every change to the residual stream is a head's. `model.safetensors`"
+                            " holds GPT-2's MLP weights (`mlp.c_fc`, `mlp.c_proj`) as zeros, which add exactly 0"
+                            " (GELU(0) = 0), so any GPT-2 loader reads it; `ln_2` is untrained.",
+                     use="For teaching what a head does: a previous-token head in layer 0 feeding an induction head in"
+                         " layer 1, found by their scores, switched off or patched in attnscope (the lesson \"What does"
+                         " a head do?\"), with nothing but attention to explain the prediction.")
+    else:
+        kinds = dict(title="attnscope's small trained GPT-2-shaped model", kind="GPT-2-shaped language model", no_mlp="",
+                     blocks="pre-LayerNorm blocks (eps 1e-5), GELU (tanh form), feed-forward 4 x emb_dim.",
+                     use="For teaching: seeing in attnscope what the heads of a small trained model do (previous-token"
+                         " heads, attention sinks, ...) beside the book's untrained models.")
+    command = train.get("command") or "python3 scripts/train_small_model.py --device cuda"
+    where = (" (with PyTorch and a GPU; the same recipe on a CPU core takes about 14 hours)" if "cuda" in command
+             else " (with PyTorch, on one CPU core)")
     with open(path, "w", encoding="utf-8") as f:
         f.write(CARD.format(c=cfg, t=train, r=r, rows="\n".join(score_rows(r)), pkg=PACKAGE, ver=VERSION,
-                            samples="\n".join(f"- **{p}**{g}" for p, g in r["samples"]),
+                            samples="\n".join(f"- **{p}**{g}" for p, g in r["samples"]), name=name, command=command,
+                            where=where, score_header=SCORE_HEADER, rows_repeated=2 * half + 1,
                             sha=TARBALL_SHA256, val_every=VAL_EVERY, head_dim=cfg["emb_dim"] // cfg["n_heads"],
                             train_min=r["train_seconds"] / 60, tok_s=r["tokens_seen"] / r["train_seconds"],
                             total_min=r["total_seconds"] / 60, n_train=n_train, bp=r["best_prev"], bi=r["best_ind"],
-                            recipe_notes=recipe_notes(train, C, r["tokens_seen"]), half=min(127, (C - 1) // 2)))
+                            bpr=r["best_prev_rep"], bpt=r["best_prev_reptext"], bs=r["best_stripe"],
+                            bst=r["best_stripe_reptext"], recipe_notes=recipe_notes(train, C, r["tokens_seen"]),
+                            half=half, **kinds))
+
+
+SCORE_HEADER = ("| layer | head | previous (text) | previous (rep) | duplicate (text) | duplicate (rep) | induction (text) |"
+                " induction (rep) | induction stripe (rep) | induction stripe (repeated text) | first token |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def score_rows(r):
-    """The head-type table's rows, "| layer | head | prev | dup text | dup rep | ind text | ind rep | first |"."""
-    x, y = r["text"], r["rep"]
-    return [f"| {l} | {h} | {x[0, l, h]:.2f} | {x[1, l, h]:.2f} | {y[1, l, h]:.2f} | {x[2, l, h]:.2f} | "
-            f"{y[2, l, h]:.2f} | {x[3, l, h]:.2f} |" for l in range(x.shape[1]) for h in range(x.shape[2])]
+    """The head-type table's rows, as SCORE_HEADER names their columns."""
+    x, y, z = r["text"], r["rep"], r["reptext"]
+    return [f"| {l} | {h} | {x[0, l, h]:.2f} | {y[0, l, h]:.2f} | {x[1, l, h]:.2f} | {y[1, l, h]:.2f} | {x[2, l, h]:.2f} | "
+            f"{y[2, l, h]:.2f} | {y[4, l, h]:.2f} | {z[4, l, h]:.2f} | {x[3, l, h]:.2f} |"
+            for l in range(x.shape[1]) for h in range(x.shape[2])]
 
 
 def best_head(scores):

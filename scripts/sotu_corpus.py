@@ -101,3 +101,25 @@ def repeat_random_span(x, y, which, random_from, generator):
     x, y = x.clone(), y.clone()
     x[which], y[which] = seq[:, :-1], seq[:, 1:]  # inputs and their next tokens: [n, C]
     return x, y
+
+
+def repeat_periodic(x, y, which, random_from, generator):
+    """Windows `which` become a run of their own first tokens (or, with `random_from`, of random
+    tokens drawn from those ids), 4 to half a context long, repeated to the end of the window:
+    after the first run every token is predictable by an induction head (look up where the current
+    token stood one run back and take the token after it); the run's length differs from window to
+    window, so no fixed offset predicts it. Three quarters of such a window's positions carry the
+    copy's signal, against a fifth of a repeat_random_span window's: a two-layer model forms its
+    induction head within minutes. Runs of text teach it to copy text; runs of random tokens only,
+    measured, gave heads that copy random tokens and not a repeated sentence."""
+    n, C = int(which.sum()), x.shape[1]
+    if random_from is None:
+        seq = torch.cat([x[which], y[which][:, -1:]], dim=1)  # the window's C + 1 tokens
+    else:
+        seq = random_from[torch.randint(len(random_from), (n, C + 1), generator=generator)]  # [n, C + 1]
+    for r in range(n):
+        period = int(torch.randint(4, C // 2 + 1, (), generator=generator))
+        seq[r] = seq[r, :period].repeat(C // period + 2)[:C + 1]
+    x, y = x.clone(), y.clone()
+    x[which], y[which] = seq[:, :-1], seq[:, 1:]  # inputs and their next tokens: [n, C]
+    return x, y

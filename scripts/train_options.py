@@ -38,9 +38,13 @@ def parse_options(doc, CFG, TRAIN, default_out):
     ap.add_argument("--repeat-random", action=argparse.BooleanOptionalAction, default=None,
                     help="repeated windows hold random tokens (ids seen over 10 times in training), not text"
                          f" (default: {'yes' if TRAIN['repeat_random'] else 'no'}, where --repeat-fraction is above 0)")
-    ap.add_argument("--repeat-kind", choices=("half", "span"), default=TRAIN["repeat_kind"],
+    ap.add_argument("--repeat-kind", choices=("half", "span", "periodic"), default=TRAIN["repeat_kind"],
                     help="half: a repeated window is its first half twice; span: random tokens in which one span of"
-                         " random length comes again at a random distance (only an induction head predicts it)")
+                         " random length comes again at a random distance (only an induction head predicts it);"
+                         " periodic: a run of the window's first 4 to C/2 tokens (random ones with --repeat-random) repeated to"
+                         " the window's end")
+    ap.add_argument("--attention-only", action="store_true", default=TRAIN["attention_only"],
+                    help="blocks without an MLP (the file holds GPT-2's MLP weights as zeros, which add exactly 0)")
     ap.add_argument("--seed", type=int, default=TRAIN["seed"], help="initial weights and the order of the windows")
     ap.add_argument("--eval-every", type=int, default=TRAIN["eval_every"], help="steps between evaluations")
     ap.add_argument("--drop-rate", type=float, default=CFG["drop_rate"], help="the book's dropout (0: none)")
@@ -74,14 +78,18 @@ def parse_options(doc, CFG, TRAIN, default_out):
         ap.error("--repeat-random needs --repeat-fraction above 0 (which windows to repeat)")
     if args.repeat_kind == "span" and (args.repeat_fraction == 0.0 or args.repeat_random is False):
         ap.error("--repeat-kind span needs --repeat-fraction above 0 and random tokens (not --no-repeat-random)")
-    if args.repeat_random is None:
-        args.repeat_random = TRAIN["repeat_random"] and args.repeat_fraction > 0.0 or args.repeat_kind == "span"
+    if args.repeat_kind == "periodic" and args.repeat_fraction == 0.0:
+        ap.error("--repeat-kind periodic needs --repeat-fraction above 0 (which windows to repeat)")
+    if args.repeat_random is None:  # periodic: runs of the window's own text unless --repeat-random
+        args.repeat_random = args.repeat_kind == "span" or (
+            args.repeat_kind == "half" and TRAIN["repeat_random"] and args.repeat_fraction > 0.0)
     TRAIN.update(restricted_softmax=args.restricted_softmax, batch_softmax=args.batch_softmax, position_rms=args.position_rms,
                  position_base=args.position_base, position_top=args.position_top,
                  position_dims=args.position_dims, weight_decay=args.weight_decay,
                  eval_every=args.eval_every, peak_lr=args.peak_lr, tokens=args.tokens, batch_size=args.batch,
                  positions=args.positions, loss_fraction=args.loss_fraction, repeat_fraction=args.repeat_fraction,
-                 repeat_random=args.repeat_random, repeat_kind=args.repeat_kind, seed=args.seed)
+                 repeat_random=args.repeat_random, repeat_kind=args.repeat_kind, seed=args.seed,
+                 attention_only=args.attention_only)
     CFG.update(context_length=args.context, n_layers=args.layers, n_heads=args.heads, emb_dim=args.emb,
                drop_rate=args.drop_rate)
     args.default_out = ap.get_default("out")

@@ -18,7 +18,7 @@ import sys
 THREADS = int(os.environ.get("ATTNSCOPE_TRAIN_THREADS", "1"))
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
-import copy, ctypes, json, math, resource, time  # noqa: E402
+import copy, ctypes, json, math, resource, shlex, time  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
@@ -27,7 +27,7 @@ import gpt2_bpe  # noqa: E402
 from book_gpt import GPTModel, generate_text_simple  # noqa: E402
 from gpt2_safetensors import gpt2_tensors, write_safetensors  # noqa: E402
 from sotu_corpus import (PACKAGE, VAL_EVERY, VERSION, cache_dir, load_addresses,  # noqa: E402
-                         repeat_first_half, repeat_random_span, tokenize_corpus, windows)
+                         repeat_first_half, repeat_periodic, repeat_random_span, tokenize_corpus, windows)
 from small_model_card import logged_training, write_card  # noqa: E402
 from train_options import parse_options  # noqa: E402
 from small_model_eval import load_exported, mean_loss, print_scores, type_scores  # noqa: E402
@@ -42,7 +42,7 @@ TRAIN = dict(tokens=103_038_976, batch_size=64, peak_lr=2e-3, initial_lr=1e-4, m
              warmup_frac=0.05, weight_decay=0.1, seed=123, log_every=100, eval_every=1000,
              positions="sinusoidal", position_rms=0.1, position_base=1000.0, position_top=2.5, position_dims=0,
              loss_fraction=1.0, restricted_softmax=0.0, batch_softmax=0, repeat_fraction=0.2, repeat_random=True,
-             repeat_kind="half")
+             repeat_kind="half", attention_only=False)
 
 
 class Tee:
@@ -59,9 +59,18 @@ class Tee:
             f.flush()
 
 
+class NoMLP(torch.nn.Module):
+    """An attention-only block's feed-forward: it adds nothing to the residual stream."""
+    def forward(self, x):
+        return torch.zeros_like(x)
+
+
 def build_model():
     torch.manual_seed(TRAIN["seed"])
     model = GPTModel(CFG)
+    if TRAIN["attention_only"]:  # Elhage et al.'s attention-only models: heads and their composition alone
+        for block in model.trf_blocks:
+            block.ff = NoMLP()
     # GPT-2's tied output head, which halves the file. The book's N(0, 1) embedding init
     # would then start the logits at std ~14 (loss ~100), so the embeddings get GPT-2's
     # N(0, 0.02) init; every other weight keeps PyTorch's default, as in the book.
@@ -196,8 +205,11 @@ def train(model, train_x, train_y, val_x, val_y, common, stop_after=0, device="c
         x, y = train_x[idx], train_y[idx]
         if TRAIN["repeat_fraction"] > 0.0:
             which = torch.rand(B, generator=shuffle) < TRAIN["repeat_fraction"]
-            x, y = repeat_random_span(x, y, which, common, shuffle) if TRAIN["repeat_kind"] == "span" else \
-                repeat_first_half(x, y, which, common if TRAIN["repeat_random"] else None, shuffle)
+            if TRAIN["repeat_kind"] == "half":
+                x, y = repeat_first_half(x, y, which, common if TRAIN["repeat_random"] else None, shuffle)
+            else:
+                x, y = (repeat_random_span if TRAIN["repeat_kind"] == "span" else repeat_periodic)(
+                    x, y, which, common if TRAIN["repeat_random"] else None, shuffle)
         if restricted is not None and TRAIN["batch_softmax"]:
             restricted = tuple(t.to(device) for t in batch_vocab(frequent, y))
         with autocast:
@@ -248,6 +260,9 @@ def main():
     hardware = (f"one {torch.cuda.get_device_name()} (bf16 autocast; CUDA {torch.version.cuda}) beside {os.cpu_count()}"
                 f" cores ({cpu})" if args.device == "cuda" else f"{os.cpu_count()} cores ({cpu}), {THREADS} thread(s)")
     print(f"attnscope sotu-small: torch {torch.__version__}, {hardware}")
+    if not args.card:  # the card says how to train the model again
+        TRAIN["command"] = shlex.join(["python3", "scripts/train_small_model.py"] + [
+            os.path.relpath(a, ROOT) if a == args.out else a for a in sys.argv[1:]])
     print("config", json.dumps(CFG), "\nrecipe", json.dumps(TRAIN))
 
     enc = gpt2_bpe.Encoder()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/train_small_model.py's pieces, checked with Debian's PyTorch and no training run
-# (tests/train_script_check.py): the book's windows, repeated windows (text and random),
+# (tests/train_script_check.py): the book's windows, repeated windows (text and random, halves, spans and periodic
+# runs), an attention-only model's export, the induction stripe,
 # the fixed sinusoid positions (in their own dimensions too), appendix D's schedule and the model card's notes on them;
 # the sampled softmax's vocabulary; and its refusal of impossible repeat, position, softmax, dropout, time and
 # device options (and of --card without a training run's log) before any work starts.
@@ -44,6 +45,7 @@ refused "position dimensions with learned positions" "--position-dims needs --po
 refused "random repeats without a fraction" "--repeat-random needs --repeat-fraction above 0" --repeat-random --repeat-fraction 0
 refused "span repeats without a fraction" "--repeat-kind span needs --repeat-fraction above 0" --repeat-kind span --repeat-fraction 0
 refused "span repeats of text" "--repeat-kind span needs .* random tokens" --repeat-kind span --repeat-fraction 0.2 --no-repeat-random
+refused "periodic repeats without a fraction" "--repeat-kind periodic needs --repeat-fraction above 0" --repeat-kind periodic --repeat-fraction 0
 refused "negative batch softmax" "--batch-softmax must be 0 or a number of ids .* got -5" --batch-softmax -5
 refused "batch softmax without restricted steps" "--batch-softmax must be 0 .* got 2000 with --restricted-softmax 0\$" --batch-softmax 2000 --restricted-softmax 0
 refused "dropout of 1" "--drop-rate must be at least 0 and below 1, got 1" --drop-rate 1

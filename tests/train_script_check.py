@@ -11,7 +11,9 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import train_small_model as ts  # noqa: E402
 from small_model_card import recipe_notes  # noqa: E402
-from sotu_corpus import repeat_first_half, repeat_random_span, windows  # noqa: E402
+from gpt2_safetensors import gpt2_tensors  # noqa: E402
+from small_model_card import head_scores  # noqa: E402
+from sotu_corpus import repeat_first_half, repeat_periodic, repeat_random_span, windows  # noqa: E402
 
 failures = []
 
@@ -82,6 +84,73 @@ for trial in range(20):
         check(f"span: window {i} repeats a span of 2 to 8 tokens", 2 <= span, (span, distance))
         distances.add(distance)
 check("span: the copy's distance varies", len(distances) >= 4, sorted(distances))
+
+# Periodic repeats: a run of 4 to 8 tokens (half of 16) repeated to the window's end, the run of
+# the window's own text, or of the pool's ids; its length varies from window to window.
+periods = set()
+for trial in range(20):
+    for pool_ in (None, ids):
+        x4, y4 = repeat_periodic(x0, y0, which, pool_, g)
+        for i in range(len(which)):
+            if not which[i]:
+                check(f"periodic: window {i} untouched", torch.equal(x4[i], x0[i]) and torch.equal(y4[i], y0[i]))
+                continue
+            row = torch.cat([x4[i], y4[i, -1:]])
+            period = next(p for p in range(1, 17) if torch.equal(row[p:], row[:-p]))
+            check(f"periodic: window {i} repeats a run of 4 to 8", 4 <= period <= 8, period)
+            check(f"periodic: window {i}'s targets are its next tokens", torch.equal(y4[i, :-1], x4[i, 1:]))
+            if pool_ is None:
+                check(f"periodic: window {i} repeats its own first tokens", torch.equal(row[:period], x0[i, :period]))
+            else:
+                check(f"periodic: window {i} holds ids of the pool only", bool(torch.isin(row, pool_).all()))
+            periods.add(period)
+check("periodic: the run's length varies", len(periods) >= 4, sorted(periods))
+periodic = recipe_notes(dict(ts.TRAIN, repeat_fraction=0.5, repeat_random=False, repeat_kind="periodic"))
+check("card: periodic text runs", "a run of its own first tokens of text" in periodic, periodic[-400:])
+
+# An attention-only model: its file holds zero MLP weights of GPT-2's shapes, so a GPT-2
+# loader's MLP adds exactly 0 and the model's logits are those of the blocks without one.
+saved = dict(ts.CFG), dict(ts.TRAIN)
+ts.CFG.update(vocab_size=50, context_length=12, emb_dim=16, n_heads=2, n_layers=2, drop_rate=0.0)
+ts.TRAIN.update(attention_only=True, positions="learned", position_dims=0)
+only = ts.build_model()
+tensors = gpt2_tensors(only)
+check("attention-only: GPT-2's MLP shapes", tuple(tensors["h.1.mlp.c_fc.weight"].shape) == (16, 64)
+      and tuple(tensors["h.1.mlp.c_proj.weight"].shape) == (64, 16))
+check("attention-only: MLP weights all zero", all(float(v.abs().max()) == 0.0 for k, v in tensors.items() if ".mlp." in k))
+from book_gpt import GPTModel  # noqa: E402
+from gpt2_safetensors import load_weights_into_gpt  # noqa: E402
+full = GPTModel(dict(ts.CFG, qkv_bias=True))
+load_weights_into_gpt(full, tensors)
+full.out_head.weight = full.tok_emb.weight
+seq = torch.tensor([[3, 9, 4, 3, 9, 4, 3, 9]])
+only.eval(), full.eval()
+with torch.no_grad():
+    check("attention-only: a GPT-2 loader's model gives the same logits", torch.equal(only(seq), full(seq)))
+
+
+# The induction stripe: a head that puts all its weight on the token after the last earlier copy
+# scores 1 there, and head_detector's induction score the share of rows with a copy (5 of 8).
+class PatternModel(torch.nn.Module):
+    """One block, one head, whose attention is always `weights`."""
+    def __init__(self, weights):
+        super().__init__()
+        self.weights, self.unused = weights, torch.nn.Parameter(torch.zeros(1))
+        self.trf_blocks = [type("Block", (), {"att": type("Att", (), {"keep_weights": False, "last_weights": None})()})()]
+
+    def forward(self, s):
+        self.trf_blocks[0].att.last_weights = self.weights[None, None]
+
+
+perfect = torch.zeros(8, 8)
+for i in range(8):
+    perfect[i, i - 2 if i >= 3 else 0] = 1.0  # period 3: the token after the copy one run back
+scores = head_scores(PatternModel(perfect), [seq[0]])
+check("head scores: five kinds a head", tuple(scores.shape) == (5, 1, 1), tuple(scores.shape))
+check("head scores: a perfect induction head's stripe is 1", abs(float(scores[4, 0, 0]) - 1.0) < 1e-6, scores[:, 0, 0])
+check("head scores: its head_detector score is the share of rows with a copy", abs(float(scores[2, 0, 0]) - 5 / 8) < 1e-6,
+      scores[:, 0, 0])
+ts.CFG.clear(), ts.CFG.update(saved[0]), ts.TRAIN.clear(), ts.TRAIN.update(saved[1])
 
 # Fixed positions: position_top radians a position at the highest frequency, base the ratio to
 # the lowest, every element's RMS position_rms (sin^2 + cos^2 = 1 for each pair).
