@@ -93,6 +93,8 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
             live.select_head(*clicked);
         return;
     }
+    // A lesson step about the prediction (stage next_tokens) shows the model view's top.
+    if (live.scroll_to_stage == attn::kNextTokensStage) scroll_to_card(live.scroll_to_stage, memo);
     const ModelViewChoice choice =
         draw_model_view(run, m.layer, head, live.generating, live.controls.next_at,
                         {live.controls.logit_lens, live.controls.attribute, live.controls.patch, live.controls.patch_from,

@@ -17,6 +17,7 @@ TREE="$WORK/moved"
 for f in bin/attnscope bin/attnscope-cli share/attnscope/gpt2/encoder.json share/attnscope/gpt2/vocab.bpe \
     share/attnscope/lessons/3.5.1-causal-mask.json share/attnscope/shaders/heatmap.frag \
     share/attnscope/models/sotu-small/model.safetensors share/attnscope/models/sotu-small/config.json \
+    share/attnscope/models/sotu-attn-only/model.safetensors share/attnscope/models/sotu-attn-only/config.json \
     share/attnscope/shaders/colormaps.txt share/attnscope/shaders/heatmap_stripes.frag share/applications/attnscope.desktop \
     share/metainfo/io.github.attnscope.attnscope.metainfo.xml share/icons/hicolor/scalable/apps/attnscope.svg \
     share/icons/hicolor/48x48/apps/attnscope.png share/icons/hicolor/256x256/apps/attnscope.png; do

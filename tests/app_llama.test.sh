@@ -25,9 +25,9 @@ start_app --text "$text"
 wait_state "$(settled 1)"
 read -r x y <<<"$(widget_centre model)"
 click "$x" "$y"
-# Entries: the module, gpt-ch4, the shipped model, then the cache's (no GPT-2 in this one).
-check "the model list opens" wait_state "'model_entry_3' in s['widgets']"
-pick_entry model_entry_3
+# Entries: the module, gpt-ch4, the two shipped models, then the cache's (no GPT-2 in this one).
+check "the model list opens" wait_state "'model_entry_4' in s['widgets']"
+pick_entry model_entry_4
 check "the cache's Qwen2.5 folder is in the model list, and runs" wait_state "$ran and s['error'] is None"
 check "3 layers of 4 query heads, 2 key/value heads" \
     test "$(json "$STATE" "[s['model_run'][k] for k in ('n_layer', 'n_head', 'n_kv_head')]")" = "[3, 4, 2]"

@@ -104,8 +104,8 @@ TEST_CASE("a lesson runs the shipped model or a cache model only", "[lessons][mo
         FAIL("a gpt-ch4 lesson loaded");
     } catch (const attn::LessonError& e) {
         CHECK(std::string(e.what()) ==
-              "teacher.json, step 1 (\"One\"): lessons run on the shipped model (--model sotu-small) or on a Hugging "
-              "Face cache model named by its repository id (--model ORG/NAME); gpt-ch4 would take seconds to load each "
-              "time the app starts");
+              "teacher.json, step 1 (\"One\"): lessons run on a shipped model (--model sotu-small or sotu-attn-only) "
+              "or on a Hugging Face cache model named by its repository id (--model ORG/NAME); gpt-ch4 would take "
+              "seconds to load each time the app starts");
     }
 }

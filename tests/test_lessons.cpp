@@ -71,7 +71,7 @@ TEST_CASE("every shipped lesson loads: one per book section plus cross-attention
         CHECK(l.steps.size() <= 6);
     }
     CHECK(ids == std::vector<std::string>{"3.3.1", "3.3.2", "3.4.1", "3.4.2", "3.5.1", "3.5.2", "3.5.3", "3.6.1",
-                                          "3.6.2", "4.1", "4.2", "4.3", "4.4", "5.5", "cross"});
+                                          "3.6.2", "4.1", "4.2", "4.3", "4.4", "5.5", "5.6", "cross"});
 }
 
 TEST_CASE("every step computes and renders without leftover braces or gaps", "[lessons]") {

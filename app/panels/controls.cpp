@@ -41,17 +41,16 @@ struct ModelEntry {
 };
 
 // What the model list offers: the module, chapter 4's seeded model, the shipped trained
-// model, every GPT-2 and Llama-family model (Llama 3, SmolLM2, Qwen) found in the Hugging
+// models, every GPT-2 and Llama-family model (Llama 3, SmolLM2, Qwen) found in the Hugging
 // Face cache (looked for once), and the file or folder opened with File > Open model…
 // when one is.
 std::vector<ModelEntry> model_entries(const ControlValues& c) {
     static const std::vector<attn::FoundCheckpoint> found = attn::find_huggingface_gpt2();
     static const std::vector<attn::FoundCheckpoint> found_llama = attn::find_huggingface_llama();
     std::vector<ModelEntry> entries = {{std::nullopt, "Chapter 3 module (attention variants)"},
-                                       {attn::kSeededModel, "GPTModel, chapter 4 (seeded, untrained)"},
-                                       {attn::kShippedModel, std::string("Trained: ") + attn::kShippedModel +
-                                                                 " (shipped with attnscope" +
-                                                                 platform::download_note(attn::kShippedModel) + ")"}};
+                                       {attn::kSeededModel, "GPTModel, chapter 4 (seeded, untrained)"}};
+    for (const std::string& name : attn::shipped_models())
+        entries.push_back({name, "Trained: " + name + " (shipped with attnscope" + platform::download_note(name) + ")"});
     for (const attn::FoundCheckpoint& f : found) entries.push_back({f.name, "Trained: " + f.name + " (Hugging Face cache)"});
     // By repository id, as --model takes it: a link, a session or a lesson naming it opens the
     // same model on any machine whose cache has it.

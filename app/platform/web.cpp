@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <limits>
+#include <set>
+#include <string>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -182,10 +184,23 @@ std::string deliver(const std::string& path) {
 }
 
 namespace {
-// The shipped model's files as the site holds them (app/web/Web.cmake copies them to
-// models/<name>/ and says their size), config.json first: the weights last.
+// A shipped model's files as the site holds them (app/web/Web.cmake copies them to
+// models/<name>/ and writes their sizes into shipped_bytes.inc), config.json first: the
+// weights last.
 constexpr const char* kShippedFiles = "config.json,model.safetensors";
-constexpr double kShippedBytes = ATTNSCOPE_SHIPPED_MODEL_BYTES;
+struct ShippedBytes {
+    const char* name;
+    double bytes;
+};
+constexpr ShippedBytes kShippedBytes[] = {
+#include "shipped_bytes.inc"
+};
+
+double shipped_bytes(const std::string& name) {
+    for (const ShippedBytes& s : kShippedBytes)
+        if (name == s.name) return s.bytes;
+    return 0.0;
+}
 
 std::string megabytes(double bytes) {
     char text[32];
@@ -195,32 +210,31 @@ std::string megabytes(double bytes) {
 }  // namespace
 
 std::string fetch_model(const std::optional<std::string>& model, std::string& error) {
-    if (!model || *model != attn::kShippedModel || attn::shipped_model_present()) return "";
-    const std::string dir = attn::shipped_model_dir();
-    static bool asked = false;  // once a page: a failed download is said, not retried each frame
-    if (!asked) {
-        js_fetch_files((std::string("models/") + attn::kShippedModel + "/").c_str(), dir.c_str(), kShippedFiles);
-        asked = true;
-    }
+    if (!model || !attn::is_shipped_model(*model) || attn::shipped_model_present(*model)) return "";
+    const std::string dir = attn::shipped_model_dir(*model);
+    static std::set<std::string> asked;  // once a page: a failed download is said, not retried each frame
+    if (asked.insert(*model).second) js_fetch_files(("models/" + *model + "/").c_str(), dir.c_str(), kShippedFiles);
     double got = 0.0;
     char why[512] = "";
     const int status = js_fetch_status(dir.c_str(), &got, why, sizeof why);
     if (status == 1) return "";
     if (status == -1) {
-        error = std::string("cannot download the shipped model ") + attn::kShippedModel + ": " + why +
-                " (reload the page to try again)";
+        error = "cannot download the shipped model " + *model + ": " + why + " (reload the page to try again)";
         return "";
     }
-    return std::string("downloading ") + attn::kShippedModel + ": " + megabytes(got) + " of " +
-           megabytes(kShippedBytes) + "…";
+    return "downloading " + *model + ": " + megabytes(got) + " of " + megabytes(shipped_bytes(*model)) + "…";
 }
 
 std::string download_note(const std::string& model) {
     // Asked every frame the model list is drawn: a stat of the page's file system, until
     // the download is there (it stays).
-    static bool present = false;
-    if (model != attn::kShippedModel || present || (present = attn::shipped_model_present())) return "";
-    return " · a " + megabytes(kShippedBytes) + " download";
+    static std::set<std::string> present;
+    if (!attn::is_shipped_model(model) || present.count(model)) return "";
+    if (attn::shipped_model_present(model)) {
+        present.insert(model);
+        return "";
+    }
+    return " · a " + megabytes(shipped_bytes(model)) + " download";
 }
 
 // GPT-2 small's checkpoint (548 MB) opens; GPT-2 medium's (1.52 GB) would need more than

@@ -212,12 +212,9 @@ std::optional<int> draw_head_strip(const attn::Run& run, int shown_head, const D
     return clicked;
 }
 
-namespace {
-
-// Scrolls the view so that the card about to be drawn has its top at the view's top. ImGui
-// clamps a scroll to the content height of the frame before, so when the view has just
-// grown (a lesson step's model run arriving under a shorter view) one request falls short:
-// it stays until the card is there, the view can scroll no further, or 30 frames passed.
+// ImGui clamps a scroll to the content height of the frame before, so when the view has
+// just grown (a lesson step's model run arriving under a shorter view) one request falls
+// short: it stays until the card is there, the view can scroll no further, or 30 frames passed.
 void scroll_to_card(std::string& scroll_to, ViewMemo& memo) {
     // SetScrollHereY would use the previous item's line, the card before this one; ratio 0
     // puts the card's top at the view's top (the default 0.5 centres it, which left a
@@ -231,8 +228,6 @@ void scroll_to_card(std::string& scroll_to, ViewMemo& memo) {
     }
     ImGui::SetScrollFromPosY(top, 0.0f);
 }
-
-}  // namespace
 
 void draw_pipeline(const attn::Run& run, int head, const DrawContext& ctx, ViewMemo& memo, std::string& scroll_to,
                    HeatmapRegistry& shown, const StageMarks* marks) {

@@ -31,6 +31,10 @@ private:
     std::map<std::pair<int, int>, std::vector<std::string>> labels_;
 };
 
+// Scrolls the view so that what is drawn next has its top at the view's top, over as
+// many frames as that takes; clears `scroll_to` once done.
+void scroll_to_card(std::string& scroll_to, ViewMemo& memo);
+
 // One matrix of the pipeline: a stage of the trace, of a head or of the model.
 struct PipelineCard {
     const attn::Stage* stage;

@@ -49,16 +49,21 @@ target_link_options(attnscope-web PRIVATE -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sM
 file(GLOB site_data CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/gpt2/* ${CMAKE_SOURCE_DIR}/assets/lessons/*
      ${CMAKE_SOURCE_DIR}/shaders/*)
 set_property(TARGET attnscope-web APPEND PROPERTY LINK_DEPENDS ${site_data} ${CMAKE_CURRENT_SOURCE_DIR}/web/index.html)  # relinked when they change
-# The shipped model is downloaded only when chosen (platform/web.cpp): its files lie
-# beside the page, and the page knows their size before it asks.
-set(shipped ${CMAKE_SOURCE_DIR}/assets/models/sotu-small)
-file(SIZE ${shipped}/config.json config_bytes)
-file(SIZE ${shipped}/model.safetensors weights_bytes)
-math(EXPR shipped_bytes "${config_bytes} + ${weights_bytes}")
-set_property(SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/platform/web.cpp APPEND PROPERTY COMPILE_DEFINITIONS
-             ATTNSCOPE_SHIPPED_MODEL_BYTES=${shipped_bytes})
-add_custom_command(TARGET attnscope-web POST_BUILD
-                   COMMAND ${CMAKE_COMMAND} -E make_directory ${site}/models/sotu-small
-                   COMMAND ${CMAKE_COMMAND} -E copy_if_different ${shipped}/config.json ${shipped}/model.safetensors ${shipped}/MODEL_CARD.md ${site}/models/sotu-small/)
+# The shipped models are downloaded only when chosen (platform/web.cpp): their files lie
+# beside the page, and the page knows their sizes before it asks (shipped_bytes.inc).
+set(shipped_rows "")
+foreach(name sotu-small sotu-attn-only)
+  set(shipped ${CMAKE_SOURCE_DIR}/assets/models/${name})
+  file(SIZE ${shipped}/config.json config_bytes)
+  file(SIZE ${shipped}/model.safetensors weights_bytes)
+  math(EXPR shipped_bytes "${config_bytes} + ${weights_bytes}")
+  string(APPEND shipped_rows "{\"${name}\", ${shipped_bytes}.0},\n")
+  add_custom_command(TARGET attnscope-web POST_BUILD
+                     COMMAND ${CMAKE_COMMAND} -E make_directory ${site}/models/${name}
+                     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${shipped}/config.json ${shipped}/model.safetensors
+                             ${shipped}/MODEL_CARD.md ${site}/models/${name}/)
+endforeach()
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/generated/shipped_bytes.inc CONTENT "${shipped_rows}")
+target_include_directories(attnscope-web PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/generated)
 add_custom_command(TARGET attnscope-web POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different
                    ${CMAKE_CURRENT_SOURCE_DIR}/web/index.html ${site}/index.html)

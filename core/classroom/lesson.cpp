@@ -18,6 +18,8 @@
 
 namespace attn {
 
+const char* const kNextTokensStage = "next_tokens";
+
 namespace {
 
 using nlohmann::json;
@@ -90,9 +92,9 @@ LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flag
     step.title = read.string(j, "title", true);
     step.text = read.string(j, "text", true);
     step.stage = read.string(j, "stage", true);
-    if (!find_stage_info(step.stage))
+    if (!find_stage_info(step.stage) && step.stage != kNextTokensStage)
         read.fail("unknown stage \"" + step.stage + "\" (" + joined(stage_names()) + ", " +
-                  joined(masking_stage_names()) + ")");
+                  joined(masking_stage_names()) + ", or " + kNextTokensStage + " on a model)");
     step.head = read.integer(j, "head", 0);
     step.flags = lesson_flags;
     const std::vector<std::string> own = read.strings(j, "flags");
@@ -133,25 +135,22 @@ LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flag
 // named by its repository id (only a lesson on it loads it). gpt-ch4 or a GPT-2 would take
 // seconds to build or read each time the app starts and checks its lessons.
 const LoadedModel& lesson_model(const Settings& s, const LessonStep& step) {
-    if (is_hub_repo_id(*s.model)) {
-        static std::mutex mutex;
-        static std::map<std::string, LoadedModel> loaded;
-        const std::lock_guard<std::mutex> lock(mutex);
-        auto it = loaded.find(*s.model);
-        if (it == loaded.end()) {
-            LoadedModel m = load_model(*s.model, 0);
-            if (!m.llama || !m.tokenizer)
-                throw LessonError(step.where + ": " + *s.model + " in the Hugging Face cache has no tokenizer.json attnscope reads");
-            it = loaded.emplace(*s.model, std::move(m)).first;
-        }
-        return it->second;
+    const bool from_cache = is_hub_repo_id(*s.model);
+    if (!from_cache && !is_shipped_model(*s.model))
+        throw LessonError(step.where + ": lessons run on a shipped model (--model " + kShippedModel + " or " +
+                          kAttentionOnlyModel + ") or on a Hugging Face cache model named by its repository id "
+                          "(--model ORG/NAME); " + *s.model + " would take seconds to load each time the app starts");
+    static std::mutex mutex;
+    static std::map<std::string, LoadedModel> loaded;  // each model once, when a step first needs it
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto it = loaded.find(*s.model);
+    if (it == loaded.end()) {
+        LoadedModel m = load_model(*s.model, 0);
+        if (from_cache && (!m.llama || !m.tokenizer))
+            throw LessonError(step.where + ": " + *s.model + " in the Hugging Face cache has no tokenizer.json attnscope reads");
+        it = loaded.emplace(*s.model, std::move(m)).first;
     }
-    if (*s.model != kShippedModel)
-        throw LessonError(step.where + ": lessons run on the shipped model (--model " + kShippedModel +
-                          ") or on a Hugging Face cache model named by its repository id (--model ORG/NAME); " +
-                          *s.model + " would take seconds to load each time the app starts");
-    static const LoadedModel shipped = load_model(kShippedModel, 0);
-    return shipped;
+    return it->second;
 }
 
 // What a step costs: its model's run (the text's tokens and the generated ones, every
@@ -175,7 +174,7 @@ std::string cache_model_of(const Settings& s) { return s.model && is_hub_repo_id
 // files were checked where the weights are (the desktop app, the tests); the step runs
 // when they arrive.
 bool weights_not_here(const Settings& s) {
-    return s.model && *s.model == kShippedModel && !shipped_model_present();
+    return s.model && is_shipped_model(*s.model) && !shipped_model_present(*s.model);
 }
 
 constexpr double kLessonBytes = 128.0 * 1024 * 1024;  // any one step

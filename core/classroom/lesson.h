@@ -27,10 +27,14 @@ struct LessonCell {
     int col = 0;
 };
 
+// A model step's "stage" that shows the model view's top (its next tokens, the patch box,
+// the logit lens and the heads' effects under them) instead of a stage of the shown head.
+extern const char* const kNextTokensStage;  // "next_tokens"
+
 struct LessonStep {
     std::string title;
     std::vector<std::string> flags;        // the lesson's flags, then the step's own
-    std::string stage;                     // the stage to show and highlight
+    std::string stage;                     // the stage to show and highlight, or kNextTokensStage
     int head = 0;                          // the head to select (and placeholders' default)
     std::vector<LessonCell> cells;         // cells of `stage` to highlight
     std::vector<int> rows;                 // whole rows of `stage` to highlight

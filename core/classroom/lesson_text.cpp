@@ -339,6 +339,12 @@ void validate_step(const LessonStep& step, const Run& run) {
     if (step.head < 0 || step.head >= static_cast<int>(run.trace.heads.size()))
         bad("head " + std::to_string(step.head) + " does not exist: the view has " +
             std::to_string(run.trace.heads.size()) + " head(s), counted from 0");
+    if (step.stage == kNextTokensStage) {  // the model view's top: nothing to mark in it
+        if (!run.model) bad(std::string("\"stage\": ") + kNextTokensStage + " needs a model's view (--model)");
+        if (!step.cells.empty() || !step.rows.empty()) bad(std::string(kNextTokensStage) + " has no cells or rows to mark");
+        render(step, run, true);
+        return;
+    }
     Ref shown;
     shown.stage = step.stage;
     Resolver res(run, step.head);

@@ -14,6 +14,17 @@
 namespace attn {
 
 const char* const kShippedModel = "sotu-small";
+const char* const kAttentionOnlyModel = "sotu-attn-only";
+
+const std::vector<std::string>& shipped_models() {
+    static const std::vector<std::string> names = {kShippedModel, kAttentionOnlyModel};
+    return names;
+}
+
+bool is_shipped_model(const std::string& name) {
+    const std::vector<std::string>& names = shipped_models();
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
 const char* const kSeededModel = "gpt-ch4";
 
 bool is_seeded_model(const std::optional<std::string>& name) { return name && *name == kSeededModel; }
@@ -120,9 +131,9 @@ ModelShape model_shape(const LoadedModel& model) {
     return shape;
 }
 
-std::string shipped_model_dir() { return data_path(std::string("models/") + kShippedModel); }
+std::string shipped_model_dir(const std::string& name) { return data_path("models/" + name); }
 
-bool shipped_model_present() { return is_file(shipped_model_dir() + "/model.safetensors"); }
+bool shipped_model_present(const std::string& name) { return is_file(shipped_model_dir(name) + "/model.safetensors"); }
 
 std::vector<FoundCheckpoint> find_huggingface_gpt2() {
     std::vector<FoundCheckpoint> found;
@@ -167,7 +178,7 @@ std::string llama_family_folder(const std::string& name) {
 }
 
 bool is_model_name(const std::string& name) {
-    return name == kSeededModel || name == kShippedModel ||
+    return name == kSeededModel || is_shipped_model(name) ||
            std::find(std::begin(kGpt2Sizes), std::end(kGpt2Sizes), name) != std::end(kGpt2Sizes);
 }
 
@@ -195,7 +206,7 @@ LoadedModel load_model(const std::string& name, uint64_t seed) {
         return m;
     }
     std::string path = name;
-    if (name == kShippedModel) path = shipped_model_dir();
+    if (is_shipped_model(name)) path = shipped_model_dir(name);
     if (std::find(std::begin(kGpt2Sizes), std::end(kGpt2Sizes), name) != std::end(kGpt2Sizes)) {
         const std::vector<FoundCheckpoint> found = find_huggingface_gpt2();
         const auto it = std::find_if(found.begin(), found.end(), [&](const FoundCheckpoint& f) { return f.name == name; });

@@ -43,17 +43,23 @@ struct ModelShape {
 ModelShape model_shape(const LoadedModel& model);
 
 extern const char* const kShippedModel;  // "sotu-small"
+// "sotu-attn-only": two layers of attention and no MLP, with an induction head (its card
+// says how it was trained).
+extern const char* const kAttentionOnlyModel;
+// The models attnscope ships (assets/models/NAME): kShippedModel, kAttentionOnlyModel.
+const std::vector<std::string>& shipped_models();
+bool is_shipped_model(const std::string& name);
 extern const char* const kSeededModel;   // "gpt-ch4"
 
 // Whether Settings::model names the model drawn from the seed (chapter 4's GPTModel after
 // torch.manual_seed): the only one --seed changes; a checkpoint's weights are its own.
 bool is_seeded_model(const std::optional<std::string>& name);
 
-// The folder of the shipped model (data_path("models/sotu-small")).
-std::string shipped_model_dir();
+// The folder of a shipped model (data_path("models/sotu-small")).
+std::string shipped_model_dir(const std::string& name = kShippedModel);
 // Whether its weights are on this machine: always for the desktop app; the browser's page
 // downloads them only when the model is chosen (app/platform/web.cpp).
-bool shipped_model_present();
+bool shipped_model_present(const std::string& name = kShippedModel);
 
 // A GPT-2 checkpoint found in the Hugging Face hub cache: $HF_HUB_CACHE, else
 // $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub;
