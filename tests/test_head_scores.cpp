@@ -125,6 +125,7 @@ TEST_CASE("all mass on the first token is a perfect sink", "[head_scores]") {
     CHECK(s.previous_token == 1.0 / T);              // row 1
     CHECK(s.duplicate_token == 4.0 / T);             // the later 4s, rows 1, 2, 5, 9, repeat token 0
     CHECK(s.induction == 0.0);                       // column 0 follows no token
+    CHECK(s.induction_stripe == 0.0);
     CHECK(attn::dominant_type(s, 0.4) == HeadType::FirstToken);
 }
 
@@ -146,6 +147,8 @@ TEST_CASE("perfect induction and duplicate heads on repeated random tokens", "[h
 
             const attn::HeadScores ind = attn::head_scores(one_hot_rows(induction), ids);
             CHECK(ind.induction == fraction);
+            CHECK(ind.induction_stripe == 1.0);  // every row with an earlier copy, wholly on the stripe
+            CHECK(attn::dominant_type(ind, 0.4) == HeadType::Induction);
             CHECK(ind.duplicate_token == 0.0);
             // With two tokens repeated, i - half + 1 is i - 1: the two templates coincide.
             CHECK(ind.previous_token == (half == 2 ? fraction : 0.0));
@@ -153,6 +156,7 @@ TEST_CASE("perfect induction and duplicate heads on repeated random tokens", "[h
             const attn::HeadScores dup = attn::head_scores(one_hot_rows(duplicate), ids);
             CHECK(dup.duplicate_token == fraction);
             CHECK(dup.induction == 0.0);
+            CHECK(dup.induction_stripe == 0.0);
             CHECK(dup.previous_token == 0.0);
         }
     }
@@ -175,6 +179,18 @@ TEST_CASE("head_score equals sum(A o P) / sum(A) over head_template", "[head_sco
             CHECK(attn::head_score(A, ids, type) == Approx(expected).epsilon(1e-12).margin(1e-15));
             CHECK(field(all, type) == Approx(expected).epsilon(1e-12).margin(1e-15));
         }
+        // The stripe: the induction template's mass over the mass of the rows whose token came
+        // before (the duplicate template's nonempty rows).
+        const Matrix P = attn::head_template(HeadType::Induction, ids);
+        const Matrix dup = attn::head_template(HeadType::DuplicateToken, ids);
+        double on = 0.0, rows = 0.0;
+        for (Eigen::Index i = 0; i < T; ++i)
+            if (dup.row(i).sum() > 0.0f) {
+                rows += A.row(i).cast<double>().sum();
+                on += A.row(i).cast<double>().cwiseProduct(P.row(i).cast<double>()).sum();
+            }
+        CAPTURE(seed, T, vocab);
+        CHECK(all.induction_stripe == Approx(rows > 0.0 ? on / rows : 0.0).epsilon(1e-12).margin(1e-15));
     }
 }
 
@@ -192,12 +208,14 @@ TEST_CASE("weights that are not T x T throw, zero weights score 0", "[head_score
 }
 
 TEST_CASE("dominant_type picks the largest score at or above the threshold", "[head_scores]") {
-    CHECK(attn::dominant_type({0.1, 0.5, 0.7, 0.2}, 0.4) == HeadType::Induction);
+    // Induction competes with its stripe, not with the share of every row.
+    CHECK(attn::dominant_type({0.1, 0.5, 0.3, 0.2, 0.7}, 0.4) == HeadType::Induction);
+    CHECK(attn::dominant_type({0.1, 0.5, 0.7, 0.2, 0.0}, 0.4) == HeadType::DuplicateToken);
     CHECK(attn::dominant_type({0.6, 0.1, 0.1, 0.2}, 0.4) == HeadType::PreviousToken);
     CHECK(attn::dominant_type({0.1, 0.45, 0.3, 0.1}, 0.4) == HeadType::DuplicateToken);
     CHECK(attn::dominant_type({0.1, 0.1, 0.1, 0.9}, 0.4) == HeadType::FirstToken);
     CHECK(attn::dominant_type({0.4, 0.1, 0.1, 0.1}, 0.4) == HeadType::PreviousToken);  // at least
-    CHECK_FALSE(attn::dominant_type({0.3, 0.2, 0.39, 0.1}, 0.4).has_value());
+    CHECK_FALSE(attn::dominant_type({0.3, 0.2, 0.1, 0.1, 0.39}, 0.4).has_value());
     CHECK_FALSE(attn::dominant_type({0.0, 0.0, 0.0, 0.0}, 0.4).has_value());
 }
 

@@ -29,7 +29,7 @@ double score_of(const attn::HeadScores& s, attn::HeadType type) {
     switch (type) {
     case attn::HeadType::PreviousToken: return s.previous_token;
     case attn::HeadType::DuplicateToken: return s.duplicate_token;
-    case attn::HeadType::Induction: return s.induction;
+    case attn::HeadType::Induction: return s.induction_stripe;  // as dominant_type weighs it
     case attn::HeadType::FirstToken: return s.first_token;
     }
     return 0.0;
@@ -82,10 +82,10 @@ void tile_tooltip(const attn::Run& run, int layer, int head, const attn::HeadSco
                     groups[static_cast<size_t>(head)],
                     static_cast<int>(std::count(groups.begin(), groups.end(), groups[static_cast<size_t>(head)])) - 1);
     ImGui::Text("head %s: click to show its pipeline", attn::layer_head(layer, head).c_str());
-    ImGui::Text("previous-token %.2f · duplicate-token %.2f · induction %.2f · first-token sink %.2f", s.previous_token,
-                s.duplicate_token, s.induction, s.first_token);
-    ImGui::TextDisabled("uniform attention on these tokens: %.2f · %.2f · %.2f · %.2f", chance.previous_token,
-                        chance.duplicate_token, chance.induction, chance.first_token);
+    ImGui::Text("previous-token %.2f · duplicate-token %.2f · induction %.2f (%.2f of the rows with an earlier copy) · "
+                "first-token sink %.2f", s.previous_token, s.duplicate_token, s.induction, s.induction_stripe, s.first_token);
+    ImGui::TextDisabled("uniform attention on these tokens: %.2f · %.2f · %.2f (%.2f) · %.2f", chance.previous_token,
+                        chance.duplicate_token, chance.induction, chance.induction_stripe, chance.first_token);
     const auto& tokens = run.tokens.tokens;
     if (p.row >= 0 && p.col >= 0 && static_cast<size_t>(std::max(p.row, p.col)) < tokens.size())
         ImGui::Text("query '%s' -> key '%s': weight %.4f", tokens[static_cast<size_t>(p.row)].c_str(),
@@ -105,8 +105,8 @@ std::optional<std::pair<int, int>> draw_grid(const attn::Run& run, int shown_lay
                  heads);
     ImGui::PopFont();
     text_wrapped("Labels name a head's strongest type when it takes %.0f%% of the attention or more, %.0f points "
-                 "above a head attending uniformly: prev (previous token), dup (duplicate token), ind (induction), "
-                 "sink (first token).",
+                 "above a head attending uniformly: prev (previous token), dup (duplicate token), ind (induction, "
+                 "over the rows whose token came before), sink (first token).",
                  kTypeThreshold * 100, kAboveChance * 100);
     text_wrapped_disabled("Right-click a head (or press X over it) to switch it off: its output becomes zero, and every "
                           "later layer and the prediction are computed without it. P patches it from the other text.");

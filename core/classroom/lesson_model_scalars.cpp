@@ -12,7 +12,7 @@ namespace attn {
 
 namespace {
 
-// The four head types by the names placeholders use, in HeadScores' order.
+// The four head types and the induction stripe by the names placeholders use, in HeadScores' order.
 struct TypeName {
     const char* name;
     double HeadScores::*score;
@@ -20,7 +20,8 @@ struct TypeName {
 constexpr TypeName kTypes[] = {{"prev", &HeadScores::previous_token},
                                {"dup", &HeadScores::duplicate_token},
                                {"induction", &HeadScores::induction},
-                               {"sink", &HeadScores::first_token}};
+                               {"sink", &HeadScores::first_token},
+                               {"stripe", &HeadScores::induction_stripe}};
 
 const TypeName* type_named(const std::string& name) {
     for (const TypeName& t : kTypes)

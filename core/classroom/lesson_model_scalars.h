@@ -5,10 +5,12 @@
 //   {layer}                         the detail layer, counted from 0 (L in L.H)
 //   {prev_score} {dup_score} {induction_score} {sink_score}   the step's head's head-type
 //                                   scores on the text (head_scores.h), 2 decimals; with a
-//                                   prefix another head of the same layer: {head3.prev_score}
+//                                   prefix another head of the same layer: {head3.prev_score};
+//                                   {stripe_score} the induction stripe (the rows with an
+//                                   earlier copy only), as the tiles name induction heads
 //   {chance_prev} {chance_dup} {chance_induction} {chance_sink}   what uniform causal
 //                                   attention scores on the same tokens
-//   {best_prev_head} {best_prev_score} (also dup, induction, sink)   the model's head with the
+//   {best_prev_head} {best_prev_score} (also dup, induction, sink, stripe)   the model's head with the
 //                                   highest score of that type, as "L.H", and its score
 //   {next_token[i]} {next_prob[i]}  the i-th most probable next token after the last
 //                                   position (quoted as the app shows it) and its probability

@@ -123,6 +123,7 @@ HeadScores scores_of(const HeadMasses& m) {
     s.duplicate_token = fraction(m.duplicate_token, m.total);
     s.induction = fraction(m.induction, m.total);
     s.first_token = fraction(m.first_token, m.total);
+    s.induction_stripe = fraction(m.induction, m.copy_rows);
     return s;
 }
 
@@ -136,7 +137,9 @@ std::vector<HeadMasses> head_mass_prefixes(const Matrix& A, const std::vector<in
     prefixes.reserve(static_cast<size_t>(T) + 1);
     for (Index i = static_cast<Index>(prefixes.size()) - 1; i < T; ++i) {
         HeadMasses m = prefixes.back();
-        m.total += row_mass(&A(i, 0), A.cols());
+        const double mass = row_mass(&A(i, 0), A.cols());
+        m.total += mass;
+        if (earlier[static_cast<size_t>(i)] >= 0) m.copy_rows += mass;
         if (i > 0) m.previous_token += A(i, i - 1);
         m.first_token += A(i, 0);
         // p < i, so the induction column p + 1 <= i stays inside the lower triangle.
@@ -153,7 +156,7 @@ std::optional<HeadType> dominant_type(const HeadScores& s, double threshold) {
     const std::pair<HeadType, double> candidates[] = {
         {HeadType::PreviousToken, s.previous_token},
         {HeadType::DuplicateToken, s.duplicate_token},
-        {HeadType::Induction, s.induction},
+        {HeadType::Induction, s.induction_stripe},
         {HeadType::FirstToken, s.first_token},
     };
     const std::pair<HeadType, double>* best = &candidates[0];

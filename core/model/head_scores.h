@@ -44,6 +44,12 @@ struct HeadScores {
     double duplicate_token = 0.0;
     double induction = 0.0;
     double first_token = 0.0;
+    // The induction stripe (Olsson et al. 2022's prefix matching): the induction template's
+    // share of the weight of the rows that have an earlier copy of their token only. The
+    // score above counts every row, so on a text said twice a perfect induction head scores
+    // under 0.5 (the first copy's rows have nothing to look back to) and is outscored by the
+    // sink those rows park on; here it scores 1. 0 where no token has an earlier copy.
+    double induction_stripe = 0.0;
 };
 
 // All four scores at once, finding the earlier occurrences of each token only once; each equals
@@ -55,6 +61,7 @@ HeadScores head_scores(const Matrix& weights, const std::vector<int64_t>& ids);
 // edited after its first k tokens keeps the masses of its rows before k.
 struct HeadMasses {
     double total = 0.0, previous_token = 0.0, duplicate_token = 0.0, induction = 0.0, first_token = 0.0;
+    double copy_rows = 0.0;  // the weight of the rows whose token has an earlier copy: the stripe divides it
 };
 HeadScores scores_of(const HeadMasses& m);
 // The masses of rows [0, r) for r = 0..T (T + 1 of them), continuing `before` (the same
@@ -65,7 +72,8 @@ std::vector<HeadMasses> head_mass_prefixes(const Matrix& weights, const std::vec
                                            std::vector<HeadMasses> before = {});
 
 // The type whose score is highest (the first in HeadType order among equals), if that score is
-// at least `threshold` (e.g. 0.4); otherwise nothing.
+// at least `threshold` (e.g. 0.4); otherwise nothing. Induction competes with its stripe, which a
+// head that copies reaches on any text with a repeat.
 std::optional<HeadType> dominant_type(const HeadScores& s, double threshold);
 
 }  // namespace attn

@@ -36,7 +36,8 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
             const HeadScores& scores = run.head_scores[l][h];
             out << "\"scores\":{\"previous_token\":" << scores.previous_token
                 << ",\"duplicate_token\":" << scores.duplicate_token << ",\"induction\":" << scores.induction
-                << ",\"first_token\":" << scores.first_token << '}';
+                << ",\"first_token\":" << scores.first_token << ",\"induction_stripe\":" << scores.induction_stripe
+                << '}';
             if (stage_kept(stages, "weights")) {
                 out << ",\"weights\":";
                 w.matrix(attention.heads[h].at("weights"), false);
