@@ -51,9 +51,11 @@ file(GLOB site_data CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/gpt2/* ${CMAKE_
 set_property(TARGET attnscope-web APPEND PROPERTY LINK_DEPENDS ${site_data} ${CMAKE_CURRENT_SOURCE_DIR}/web/index.html)  # relinked when they change
 # The shipped models are downloaded only when chosen (platform/web.cpp): their files lie
 # beside the page, and the page knows their sizes before it asks (shipped_bytes.inc).
+# Every folder of assets/models/ (core/model/model_source.cpp's shipped_models() names them).
 set(shipped_rows "")
-foreach(name sotu-small sotu-attn-only)
-  set(shipped ${CMAKE_SOURCE_DIR}/assets/models/${name})
+file(GLOB shipped_dirs LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/models/*)
+foreach(shipped ${shipped_dirs})
+  get_filename_component(name ${shipped} NAME)
   file(SIZE ${shipped}/config.json config_bytes)
   file(SIZE ${shipped}/model.safetensors weights_bytes)
   math(EXPR shipped_bytes "${config_bytes} + ${weights_bytes}")

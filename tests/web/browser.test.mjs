@@ -238,6 +238,18 @@ await waitState("lesson 5.5 opens on the downloaded model", "s => s.lesson && s.
                 "s.lesson.error === null && s.lesson.text.length > 0 && !s.computing && s.model_run && s.model_run.name === 'sotu-small'");
 check("no lesson failed its check", (await state()).lesson_errors.length === 0, JSON.stringify((await state()).lesson_errors));
 await page.screenshot({path: path.join(workDir, "lesson-5.5.png")});
+// The second shipped model is downloaded when a lesson needs it: lesson 5.6's patch step takes
+// the induction heads' outputs from the text that says 'meet' (id 1826), and the model says it.
+const attnOnly = "models/sotu-attn-only/model.safetensors";
+check("the page did not fetch the attention-only model before a lesson needed it", !fetched.some(u => u.includes(attnOnly)));
+await open("?lesson=5.6&lesson-step=5");
+await waitState("lesson 5.6 downloads sotu-attn-only and patches its induction heads",
+                "s => s.lesson && s.lesson.id === '5.6' && s.lesson.step === 5 && s.lesson.error === null && !s.computing && " +
+                "s.model_run && s.model_run.name === 'sotu-attn-only' && s.model_run.patched.length === 3 && " +
+                "s.model_run.next_token[0].id === 1826");
+check("its weights came from the site", fetched.some(u => u.includes(attnOnly)));
+check("no lesson failed its check", (await state()).lesson_errors.length === 0, JSON.stringify((await state()).lesson_errors));
+await page.screenshot({path: path.join(workDir, "lesson-5.6.png")});
 
 // A long run: the shipped model on a text of about its whole context (128 tokens) is
 // computed in steps (its 4 layers, then the logits of the positions shown: 6 steps)
