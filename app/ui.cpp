@@ -85,7 +85,10 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
         return;
     }
     if (tab == ViewTab::HeadLines) return panels.head_view.draw(run, head, ctx, report);  // any layer's heads
-    if (c.focus) {
+    // A lesson step about the prediction (stage next_tokens) shows the model view's top, in
+    // focus (presenter mode) too: its bars are what the room reads.
+    const bool prediction = step && step->stage == attn::kNextTokensStage;
+    if (c.focus && !prediction) {
         if (!live.scroll_to_stage.empty()) c.focus_stage = std::exchange(live.scroll_to_stage, std::string());
         const int walk = std::exchange(c.focus_walk, 0);
         if (const std::optional<int> clicked =
@@ -93,8 +96,10 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
             live.select_head(*clicked);
         return;
     }
-    // A lesson step about the prediction (stage next_tokens) shows the model view's top.
-    if (live.scroll_to_stage == attn::kNextTokensStage) scroll_to_card(live.scroll_to_stage, memo);
+    if (live.scroll_to_stage == attn::kNextTokensStage) {
+        if (c.focus) c.focus_stage = attn::kNextTokensStage;
+        scroll_to_card(live.scroll_to_stage, memo);
+    }
     const ModelViewChoice choice =
         draw_model_view(run, m.layer, head, live.generating, live.controls.next_at,
                         {live.controls.logit_lens, live.controls.attribute, live.controls.patch, live.controls.patch_from,

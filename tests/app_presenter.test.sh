@@ -40,10 +40,18 @@ for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
 
 inside="all(v[0] - 0.5 <= r[0] and r[2] <= v[2] + 0.5 and v[1] - 0.5 <= r[1] and r[3] <= v[3] + 0.5 \
 for v in [s['viewport']] for r in s['highlight'])"
-stage_inside() {  # the step's stage, when the pipeline shows it, is wholly in view
-    echo "s['tab'] != 'pipeline' or (lambda r: r is not None and s['viewport'][0] - 0.5 <= r[0] and \
-r[2] <= s['viewport'][2] + 0.5 and s['viewport'][1] - 0.5 <= r[1] and r[3] <= s['viewport'][3] + 0.5)\
-(s['heatmaps'].get('$1', {}).get('rect'))"
+in_view() {  # the rectangle $1 (a Python expression) wholly in view
+    echo "(lambda r: r is not None and s['viewport'][0] - 0.5 <= r[0] and r[2] <= s['viewport'][2] + 0.5 and \
+s['viewport'][1] - 0.5 <= r[1] and r[3] <= s['viewport'][3] + 0.5)($1)"
+}
+stage_inside() {  # the step's stage, when the pipeline shows it, is wholly in view; a step on
+    # the prediction (next_tokens) shows the next tokens' heading at the view's top, the most
+    # probable first under it (at a projector's 720 lines the ten bars go past the view's foot)
+    if [ "$1" = next_tokens ]; then
+        echo "$(in_view "s['widgets'].get('next_tokens')") and s['widgets']['next_tokens'][1] < s['viewport'][1] + 20"
+    else
+        echo "s['tab'] != 'pipeline' or $(in_view "s['heatmaps'].get('$1', {}).get('rect')")"
+    fi
 }
 readable() {  # a small matrix's cells large enough for the room to read
     echo "s['tab'] != 'pipeline' or (lambda h: h is None or h['rows'] > 8 or h['cols'] > 8 or \

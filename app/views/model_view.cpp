@@ -205,6 +205,7 @@ void draw_next_heading(const attn::ModelRun& m, std::optional<int> next_at, cons
     text_wrapped("Next token after %s (position %lld%s): the 10 most probable", after.c_str(),
                  static_cast<long long>(m.next_position), m.next_position == last ? ", the last" : "");
     ImGui::PopFont();
+    widgets.record("next_tokens");  // the heading (the bars follow; append_token is under them)
     // The line under the heading is as tall as the button's: the bars stay put as it comes and goes.
     if (next_at) {  // picked: it stays while tokens are appended
         if (ImGui::Button("Follow the last token")) choice.next_at_last = true;
