@@ -177,6 +177,16 @@ TEST_CASE("a malformed lesson is a LessonError naming the file and the step", "[
         CHECK(e.find("step 2") != std::string::npos);
         CHECK(e.find("unknown stage \"attention\"") != std::string::npos);
     }
+    SECTION("the next tokens on chapter 3's module, or with cells to mark") {
+        std::string e = error_of(one_step_lesson(R"("stage": "next_tokens", "text": "x")"));
+        CHECK(e.find("step 2") != std::string::npos);
+        CHECK(e.find("next_tokens needs a model's view (--model)") != std::string::npos);
+        e = error_of(one_step_lesson(
+            R"("flags": ["--model", "sotu-small", "--text", "The state"], "stage": "next_tokens", "cells": [[1, 0]], "text": "x")"));
+        CHECK(e.find("next_tokens has no cells or rows to mark") != std::string::npos);
+        CHECK(error_of(one_step_lesson(R"("flags": ["--model", "sotu-small", "--text", "The state"], "stage": "next_tokens", )"
+                                       R"("text": "{next_token[0]}")")) == "(no error)");
+    }
     SECTION("a stage the step's variant does not have") {
         const std::string e = error_of(one_step_lesson(R"("flags": ["--variant", "simplified"], "stage": "queries", "text": "x")"));
         CHECK(e.find("step 2") != std::string::npos);
