@@ -34,9 +34,9 @@ bool contains(const std::vector<std::string>& list, const std::string& s) {
     return std::find(list.begin(), list.end(), s) != list.end();
 }
 
-std::string joined(const std::vector<std::string>& list) {
+std::string joined(const std::vector<std::string>& list, const char* separator = ", ") {
     std::string out;
-    for (const std::string& s : list) out += (out.empty() ? "" : ", ") + s;
+    for (const std::string& s : list) out += (out.empty() ? "" : separator) + s;
     return out;
 }
 
@@ -137,9 +137,9 @@ LessonStep parse_step(const json& j, const std::vector<std::string>& lesson_flag
 const LoadedModel& lesson_model(const Settings& s, const LessonStep& step) {
     const bool from_cache = is_hub_repo_id(*s.model);
     if (!from_cache && !is_shipped_model(*s.model))
-        throw LessonError(step.where + ": lessons run on a shipped model (--model " + kShippedModel + " or " +
-                          kAttentionOnlyModel + ") or on a Hugging Face cache model named by its repository id "
-                          "(--model ORG/NAME); " + *s.model + " would take seconds to load each time the app starts");
+        throw LessonError(step.where + ": lessons run on a shipped model (--model " + joined(shipped_models(), " or ") +
+                          ") or on a Hugging Face cache model named by its repository id (--model ORG/NAME); " +
+                          *s.model + " would take seconds to load each time the app starts");
     static std::mutex mutex;
     static std::map<std::string, LoadedModel> loaded;  // each model once, when a step first needs it
     const std::lock_guard<std::mutex> lock(mutex);

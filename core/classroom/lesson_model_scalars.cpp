@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "classroom/lesson.h"
+#include "output/worked_arithmetic.h"
 #include "run/model_run.h"
 
 namespace attn {
@@ -68,12 +69,9 @@ std::string top_effect(const std::string& name, const ModelRun& m) {
             if (std::abs(m.head_effects[l][h]) > std::abs(m.head_effects[best_l][best_h])) best_l = l, best_h = h;
     if (name == "top_effect_head") return layer_head(static_cast<int>(best_l), static_cast<int>(best_h));
     const bool prob = m.effect_metric->kind == EffectMetric::Kind::Prob;
-    const double v = m.head_effects[best_l][best_h] * (prob ? 100.0 : 1.0);
-    char buf[48];
-    std::snprintf(buf, sizeof buf, prob ? "%+.2f points" : "%+.2f", v);
-    std::string out = buf;
-    if (out[0] == '-') out = "\xe2\x88\x92" + out.substr(1);  // a real minus sign, as values print
-    return out;
+    const auto v = static_cast<float>(m.head_effects[best_l][best_h] * (prob ? 100.0 : 1.0));
+    const std::string number = format_number(v, 2);  // a real minus sign, as values print
+    return (v > 0.0f && number != "0.00" ? "+" : "") + number + (prob ? " points" : "");
 }
 
 }  // namespace
