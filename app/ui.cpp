@@ -44,14 +44,12 @@ void pick_next_position(LiveRun& live, const attn::Run& run, const DrawContext& 
     pick.click_hint = "a click shows the next tokens after this token";
     pick.marked_hint = picked ? "a click again shows those after the last token"
                               : "a click keeps the next tokens after this token while tokens are appended";
-    // A Llama-family model's tokens are its own tokenizer.json's.
-    const bool gpt2 = !run.model || !run.model->model.llama;
-    const char* caption = live.run_settings().ids ? "Tokens (the ids given, no tokenizer)"
-                          : gpt2                  ? "Tokens (GPT-2)"
-                                                  : "Tokens (the model's tokenizer.json)";
+    // A model's tokens are its own tokenizer's (GPT-2's, a Llama-family folder's tokenizer.json).
+    const attn::FamilyNames& family = run.model->model.model->names();
+    const std::string caption = live.run_settings().ids ? std::string("Tokens (the ids given, no tokenizer)")
+                                                        : std::string("Tokens (") + family.tokenizer_name + ")";
     if (const std::optional<size_t> clicked =
-            draw_token_chips(caption, run.tokens,
-                             &attn::tokenizer_row(gpt2 ? attn::TokenizerKind::Gpt2 : attn::TokenizerKind::TokenizerJson),
+            draw_token_chips(caption.c_str(), run.tokens, &attn::tokenizer_row(family.tokenizer),
                              live.run_settings().text, ctx, report.chips, &pick)) {
         if (picked && *clicked == pick.marked) live.controls.next_at.reset();
         else live.controls.next_at = static_cast<int>(*clicked);
@@ -134,8 +132,8 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     }
     ImGui::Separator();
     ImGui::PushFont(ctx.fonts.heading);
-    ImGui::Text("Pipeline of %s (layer %d): inputs are the %s residual stream", head_name(run, head).c_str(), m.layer,
-                m.model.llama ? "RMSNorm'd" : "LayerNorm'd");
+    ImGui::Text("Pipeline of %s (layer %d): inputs are the %s'd residual stream", head_name(run, head).c_str(), m.layer,
+                m.model.model->names().norm);
     ImGui::PopFont();
     draw_pipeline(run, head, ctx, memo, live.scroll_to_stage, report.heatmaps, step ? &marks : nullptr);
 }

@@ -137,7 +137,7 @@ BENCHMARK(BM_GptModelEditLast)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRea
 // at least 2x faster than a PyTorch loop of one hooked forward per head, at T = 32, one
 // thread): the run without it, then each head from its layer's z on.
 void BM_GptHeadEffects(benchmark::State& state) {
-    const auto lm = attn::language_model(loaded_gpt_ch4());
+    const auto lm = loaded_gpt_ch4().model;
     const std::vector<int64_t> ids = some_ids(static_cast<int>(state.range(0)));
     attn::EffectMetric metric;
     metric.id = 42;

@@ -1,7 +1,8 @@
 // attnscope-cli: prints every stage of an attention forward pass as one JSON object
 // (or, with --emit-pytorch, a PyTorch program printing it; with --export DIR, writes
-// every stage as files); with --model, a GPT model's run (output/model_json.h), its
-// files (output/model_files.h), or its PyTorch program (output/pytorch_emit_model.h).
+// every stage as files); with --model, a model's run, whichever its family
+// (output/model_json.h), its files (output/model_files.h), or its PyTorch program
+// (output/pytorch_emit_model.h).
 // Bad input exits 2 with one line on stderr.
 #include <algorithm>
 #include <chrono>
@@ -16,9 +17,7 @@
 #include "output/trace_json.h"
 #include "output/model_json.h"
 #include "output/model_files.h"
-#include "run/model_run.h"
-#include "run/llama_run.h"
-#include "output/llama_json.h"
+#include "run/run_session.h"
 #include "output/intervention_json.h"
 #include "base/version.h"
 #include "numerics/blas_kernels.h"
@@ -45,32 +44,6 @@ attn::Timing time_forward(const attn::Run& run, const attn::Settings& s, const a
     }
     std::nth_element(us.begin(), us.begin() + static_cast<long>(us.size() / 2), us.end());
     return {us[us.size() / 2], runs};
-}
-
-// A Llama-family checkpoint's run on a text or exact ids (output/llama_json.h), or the
-// PyTorch program of one of its heads (--emit-pytorch, on a text: the app's run of it).
-// What GPT-2 runs have besides (--stages, exports) is refused in one line rather than
-// silently left out.
-int run_llama(const cli::CliOptions& o, const std::string& folder) {
-    const attn::Settings& s = o.settings;
-    if (s.tokenizer != attn::Settings{}.tokenizer)  // the default is no choice
-        throw attn::ArgsError("a Llama-family model tokenizes with its own tokenizer.json: --tokenizer is for "
-                              "the chapter 3 module");
-    if (o.export_dir || !o.output.stages.empty() || ((s.layer || s.head) && !o.output.emit_pytorch))
-        throw attn::ArgsError("a Llama-family model prints every head's weights, the next tokens and the generated "
-                              "ones only (--stages and --export are GPT-2's; --layer and --head pick --emit-pytorch's head)");
-    attn::Budget budget = attn::budget_for(s);
-    budget.output = o.output;
-    if (o.output.emit_pytorch) {
-        const attn::ModelRun run = attn::run_model(s, attn::load_model(folder, s.attention.seed), budget);
-        std::cout << attn::emit_model_pytorch(s, run, false);
-        return std::cout.good() ? 0 : 1;
-    }
-    const attn::LlamaRun run = s.ids ? attn::run_llama(folder, attn::parse_token_ids(*s.ids), budget, s.next_at,
-                                                       s.generate, s.sampling)
-                                     : attn::run_llama_on_text(folder, s.text, budget, s.next_at, s.generate, s.sampling);
-    attn::write_llama_json(std::cout, run);
-    return std::cout.good() ? 0 : 1;
 }
 
 // --tokenize FILE: FILE's JSON list of strings, each tokenized by --tokenizer's
@@ -128,13 +101,19 @@ int main(int argc, char** argv) {
             }
             return std::cout.good() ? 0 : 1;
         }
-        // A folder, or a repository id of the Hugging Face cache.
-        if (const std::string folder = s.model ? attn::llama_family_folder(*s.model) : ""; !folder.empty())
-            return run_llama(o, folder);
-        if (s.model) {  // a GPT model instead of the chapter 3 module
-            attn::Budget budget = attn::budget_for(s);
-            budget.output = o.output;
-            const attn::ModelRun run = attn::run_model(s, attn::load_model(*s.model, s.attention.seed), budget);
+        if (s.model) {  // a model of any family instead of the chapter 3 module (model/language_model.h)
+            if (s.tokenizer != attn::Settings{}.tokenizer)  // the default is no choice
+                throw attn::ArgsError("a model tokenizes with its own tokenizer (GPT-2's BPE, a folder's tokenizer.json): "
+                                      "--tokenizer is for the chapter 3 module");
+            attn::RunSession session(false);
+            attn::RunSession::Request request;
+            request.settings = s;
+            request.as_shown = false;  // --layer/--head's head or none, the generated tokens after the text
+            request.generated_in_view = false;
+            request.budget = attn::budget_for(s);
+            request.budget->output = o.output;
+            session.run(request);
+            const attn::ModelRun& run = *session.last_model_run();
             if (o.output.emit_pytorch) {
                 std::cout << attn::emit_model_pytorch(s, run, false);
                 return std::cout.good() ? 0 : 1;

@@ -51,7 +51,7 @@ PY
 done
 
 model="$golden/llama/qwen3-qknorm-mqa-f32"
-expect_error "no tokenizer.json" "has no tokenizer.json to tokenize the text: give the token ids with --ids" --model "$model" --text "hello"
+expect_error "no tokenizer.json" "has no tokenizer.json attnscope reads to tokenize the text: give the token ids with --ids" --model "$model" --text "hello"
 expect_error "an id past the vocabulary" "token id 96 is outside the model's vocabulary \(0..95\)" --model "$model" --ids 1,96
 expect_error "not an id" "--ids needs token ids such as 1,2,3, got '-3'" --model "$model" --ids 1,-3
 expect_error "ids without a model" "--ids needs --model" --ids 1,2
@@ -65,8 +65,20 @@ if "$cli" --model gpt-ch4 --ids "15496, 11,314,716" >"$tmp/gpt-ids.json" 2>"$tmp
 else
     fail "a GPT model on --ids" "its JSON differs from the text's: $(tail -n 1 "$tmp/err")"
 fi
-expect_error "GPT-2's options" "--stages and --export are GPT-2's; --layer and --head pick --emit-pytorch's head" --model "$model" --ids 1,2 --layer 0 --head 0
-expect_error "generated past the positions" "4 token ids and 61 generated are more than the model's max_position_embeddings \(64\)" \
+# One model path (model/language_model.h): a Llama-family run takes what a GPT-2 run takes,
+# a detail head with every stage (--layer/--head), --stages, --export.
+if "$cli" --model "$model" --ids 1,2,3 --layer 1 --head 2 --stages weights,keys_rotated >"$tmp/detail.json" 2>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["detail"]
+assert (t["layer"], t["head"]) == (1, 2) and len(t["keys_rotated"]) == 3 and "queries" not in t, t.keys()
+assert all("weights" in h for l in d["layers"] for h in l["heads"])' "$tmp/detail.json" &&
+   "$cli" --model "$model" --ids 1,2,3 --layer 1 --head 2 --export "$tmp/export" 2>"$tmp/err" &&
+   ls "$tmp/export" | grep -q "keys_rotated"; then
+    echo "ok:   a Llama-family run's detail head, --stages and --export, as a GPT-2 run's"
+    passed=$((passed + 1))
+else
+    fail "detail head" "$(head -c 300 "$tmp/err")"
+fi
+expect_error "generated past the positions" "4 tokens and 61 generated are more than the model's max_position_embeddings \(64\)" \
     --model "$model" --ids 1,2,3,4 --generate 61
 
 # --generate: the first generated token is torch's most probable next token (greedy); the
@@ -91,7 +103,7 @@ PY
         fail "$name --generate" "$(tail -1 <<<"$why")"
     fi
 done
-expect_error "next-at past the ids" "--next-at 5 is past the 2 token ids" --model "$model" --ids 1,2 --next-at 5
+expect_error "next-at past the ids" "--next-at 5: the text has 2 tokens \(positions 0\.\.1\)" --model "$model" --ids 1,2 --next-at 5
 expect_error "over the budget" "needs about .* \(budget" --model "$model" --ids "$(seq -s, 0 40 | sed 's/[0-9]*/1/g')" \
     --memory-budget 1K
 
@@ -103,7 +115,7 @@ cp -r "$model" "$repo/snapshots/abc123"
 printf abc123 >"$repo/refs/main"
 if HF_HUB_CACHE="$tmp/hub" "$cli" --model test/tiny-llama --ids 1,2,3 >"$tmp/by-id.json" 2>"$tmp/err" &&
    "$cli" --model "$model" --ids 1,2,3 >"$tmp/by-folder.json" &&
-   python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); a["model"].pop("name"); b["model"].pop("name"); assert a==b' \
+   python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); [m["model"].pop(k) for m in (a, b) for k in ("name", "file")]; assert a==b' \
        "$tmp/by-id.json" "$tmp/by-folder.json"; then
     echo "ok:   a repository id in the cache runs its folder"
     passed=$((passed + 1))

@@ -32,8 +32,9 @@ assert eval("(" + sys.argv[2] + ")"), "check failed"
 # Chapter 4's seeded model prints the book's ids.
 expect_json "gpt-ch4 generates the book's ids" \
     'd["token_ids"] == [15496, 11, 314, 716] and d["generated"] == [27018, 24086, 47843, 30961, 42348, 7267]
-     and d["model"] == {"name": "gpt-ch4", "file": "", "n_layer": 12, "n_head": 12, "n_embd": 768, "n_ctx": 1024,
-                        "vocab_size": 50257, "dtype": "float32"}
+     and d["model"] == {"name": "gpt-ch4", "file": "", "n_layer": 12, "n_head": 12, "n_kv_head": 12, "head_dim": 64,
+                        "n_embd": 768, "n_ctx": 1024, "vocab_size": 50257, "dtype": "float32"}
+     and all(h["kv_head"] == i for l in d["layers"] for i, h in enumerate(l["heads"]))
      and len(d["layers"]) == 12 and all(len(l["heads"]) == 12 for l in d["layers"])
      and all(rows_are_causal_softmax(h["weights"]) and len(h["weights"]) == 4 for l in d["layers"] for h in l["heads"])
      and len(d["next_token"]) == 10 and d["next_token"][0]["id"] == 27018 and d["next_token"][0]["token"] == " Feature"
@@ -86,7 +87,7 @@ expect_json "a checkpoint folder, with every stage of head 1.2" \
     --model "$golden/f32-config" --text "a!b!c" --layer 1 --head 2
 expect_json "--stages filters the detail head's stages" \
     "set(d['detail']) == {'layer', 'head', 'queries', 'inputs', 'normed', 'W_out', 'b_out', 'attention_output', 'residual'}
-     and all(set(h) == {'scores'} for l in d['layers'] for h in l['heads'])" \
+     and all(set(h) == {'kv_head', 'scores'} for l in d['layers'] for h in l['heads'])" \
     --model "$golden/f32-config/model.safetensors" --text "a!b" --layer 0 --head 0 --stages queries
 expect_json "F16 with transformer. names (vocabulary 64: A is 32)" \
     "d['model']['dtype'] == 'float16' and len(d['layers']) == 3 and len(d['layers'][0]['heads']) == 3" \

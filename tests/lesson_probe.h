@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "classroom/lesson.h"
-#include "run/model_run.h"
+#include "run/run_session.h"
 
 struct LessonProbe {
     attn::LessonStep step;

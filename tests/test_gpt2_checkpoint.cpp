@@ -111,7 +111,7 @@ TEST_CASE("GPT-2 checkpoints: every head's weights, the logits and the next toke
         CHECK(c.dtype == (g.at("dtype") == "F32" ? "float32" : g.at("dtype") == "F16" ? "float16" : "bfloat16"));
 
         const std::vector<int64_t> ids = g.at("ids");
-        const attn::GptTrace t = attn::gpt_forward(c.model, ids);
+        const attn::ModelTrace t = attn::gpt_forward(c.model, ids);
         for (size_t l = 0; l < t.blocks.size(); ++l)
             for (size_t h = 0; h < t.blocks[l].attention.heads.size(); ++h)
                 CHECK(mismatch("layer " + std::to_string(l) + " head " + std::to_string(h) + " weights",
@@ -236,7 +236,7 @@ TEST_CASE("a broken or unsupported checkpoint is refused in one line naming why"
 TEST_CASE("the shipped model: every head's weights, the next tokens and generation are torch's", "[gpt][checkpoint]") {
     const json& g = golden().at("shipped");
     const attn::LoadedModel m = attn::load_model(attn::kShippedModel, 0);
-    const attn::GptConfig& cfg = m.model->cfg;
+    const attn::GptConfig& cfg = m.model->gpt_weights()->cfg;
     const json& config = g.at("config");
     CHECK(cfg.n_layers == config.at("n_layers"));
     CHECK(cfg.n_heads == config.at("n_heads"));
@@ -244,12 +244,12 @@ TEST_CASE("the shipped model: every head's weights, the next tokens and generati
     CHECK(m.dtype == "float16");
     const std::vector<int64_t> ids = g.at("ids");
     CHECK(attn::gpt2_tokenizer().encode_ids(g.at("text").get<std::string>()) == ids);  // the script's BPE agrees
-    const attn::GptTrace t = attn::gpt_forward(*m.model, ids, attn::KeptStages::only({"weights"}));
+    const attn::ModelTrace t = attn::gpt_forward(*m.model->gpt_weights(), ids, attn::KeptStages::only({"weights"}));
     for (size_t l = 0; l < t.blocks.size(); ++l)
         for (size_t h = 0; h < t.blocks[l].attention.heads.size(); ++h)
             CHECK(mismatch("layer " + std::to_string(l) + " head " + std::to_string(h) + " weights",
                            t.blocks[l].attention.heads[h].at("weights"), g.at("layers")[l].at("weights")[h]) == "");
     CHECK(attn::test::next_token_mismatch(t.logits.row(t.logits.rows() - 1), g.at("next_token")) == "");
     const std::vector<int64_t> generated = g.at("generated");
-    CHECK(attn::generate_cached(*m.model, ids, static_cast<int>(generated.size() - ids.size())) == generated);
+    CHECK(attn::generate_cached(*m.model->gpt_weights(), ids, static_cast<int>(generated.size() - ids.size())) == generated);
 }

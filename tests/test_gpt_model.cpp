@@ -52,7 +52,7 @@ TEST_CASE("chapter 4's GPTModel: every block, every head's weights and the logit
         INFO(m.at("name").get<std::string>());
         const attn::GptModel model = attn::build_gpt_ch4(config_of(m.at("config")), m.at("seed"));
         const std::vector<int64_t> ids = m.at("ids");
-        const attn::GptTrace t = attn::gpt_forward(model, ids, attn::KeptStages::only({"weights"}));
+        const attn::ModelTrace t = attn::gpt_forward(model, ids, attn::KeptStages::only({"weights"}));
         REQUIRE(t.blocks.size() == m.at("layers").size());
         for (size_t l = 0; l < t.blocks.size(); ++l) {
             const json& layer = m.at("layers")[l];
@@ -82,7 +82,7 @@ TEST_CASE("chapter 4's seeded GPT_CONFIG_124M generates the ids the book prints"
     CHECK(config.n_layers == ours.n_layers);
     CHECK(config.drop_rate == ours.drop_rate);
     CHECK(config.qkv_bias == ours.qkv_bias);
-    const attn::GptModel& model = *attn::test::seeded_gpt_ch4(book.at("seed")).model;
+    const attn::GptModel& model = *attn::test::seeded_gpt_ch4(book.at("seed")).model->gpt_weights();
     const std::vector<int64_t> printed{15496, 11, 314, 716, 27018, 24086, 47843, 30961, 42348, 7267};
     CHECK(book.at("generated").get<std::vector<int64_t>>() == printed);  // torch agrees with the book
     CHECK(attn::generate_greedy(model, book.at("ids"), 6) == printed);
@@ -93,7 +93,7 @@ TEST_CASE("the next tokens: torch's top 10 of the last position's softmax", "[gp
     for (const json& m : golden().at("models")) {
         INFO(m.at("name").get<std::string>());
         const attn::GptModel model = attn::build_gpt_ch4(config_of(m.at("config")), m.at("seed"));
-        const attn::GptTrace t = attn::gpt_forward(model, m.at("ids"), attn::KeptStages::only({}));
+        const attn::ModelTrace t = attn::gpt_forward(model, m.at("ids"), attn::KeptStages::only({}));
         CHECK(attn::test::next_token_mismatch(t.logits.row(t.logits.rows() - 1), m.at("next_token")) == "");
     }
     const attn::RowVector tied = attn::RowVector::Constant(4, 0.5f);  // equal logits: in id order
@@ -176,7 +176,7 @@ TEST_CASE("the forward a step at a time: a block a step, the logits in blocks, t
             ++steps;
         }
         CHECK(steps == 3 + 6 * 3);
-        const attn::GptTrace t = forward.take();
+        const attn::ModelTrace t = forward.take();
         REQUIRE(t.blocks.size() == 3);
         // One T x vocab product. The same bits as the blocks' where OpenBLAS's kernel does the
         // edges as the middle (Cooper Lake's does); its Haswell kernel sums a block's edge rows
@@ -187,7 +187,7 @@ TEST_CASE("the forward a step at a time: a block a step, the logits in blocks, t
         INFO("largest difference " << (t.logits - whole).cwiseAbs().maxCoeff() << " of a scale " << scale);
         CHECK((t.logits - whole).cwiseAbs().maxCoeff() <= 1e-6f * scale);
         CHECK(attn::GptForward(model, ids, keep).steps() == 3 + 6);  // 17 x 64 x 6200 products: a part each
-        const attn::GptTrace once = attn::gpt_forward(model, ids, keep);
+        const attn::ModelTrace once = attn::gpt_forward(model, ids, keep);
         CHECK((once.logits.array() == whole.array()).all());  // gpt_forward's is the one product
         CHECK((once.blocks[2].attention.heads[1].at("weights").array() ==
                t.blocks[2].attention.heads[1].at("weights").array()).all());
@@ -208,10 +208,10 @@ TEST_CASE("the logits of the shown positions only: those rows of the whole produ
     std::vector<int64_t> ids;
     for (int i = 0; i < 40; ++i) ids.push_back((i * 53 + 5) % cfg.vocab_size);
     const std::vector<attn::KeptStages> keep(2, attn::KeptStages::only({"weights"}));
-    const attn::GptTrace all = attn::gpt_forward(model, ids, keep);
+    const attn::ModelTrace all = attn::gpt_forward(model, ids, keep);
     CHECK(all.logits.rows() == 40);
     CHECK(all.logit_rows.size() == 40);
-    const attn::GptTrace shown = attn::gpt_forward(model, ids, keep, {7, 39});
+    const attn::ModelTrace shown = attn::gpt_forward(model, ids, keep, {7, 39});
     REQUIRE(shown.logits.rows() == 2);
     CHECK(shown.logit_rows == std::vector<Eigen::Index>{7, 39});
     // The same blocks bit for bit up to the last one's MLP, which runs on the shown rows

@@ -164,7 +164,7 @@ TEST_CASE("Switching nothing off and patching a head from its own text change no
     for (const std::string& name : {std::string(attn::kShippedModel), kTests + "golden/llama/qwen3-qknorm-mqa-f32"}) {
         INFO(name);
         const attn::LoadedModel loaded = attn::load_model(name, 0);
-        const auto lm = attn::language_model(loaded);
+        const auto lm = loaded.model;
         const std::vector<int64_t> ids = {5, 17, 3, 42, 8, 17, 3};
         const attn::ModelActivations plain = attn::run_activations(*lm, ids);
         attn::Intervention same;
@@ -180,13 +180,11 @@ TEST_CASE("Switching nothing off and patching a head from its own text change no
             CHECK(none.blocks[l].outputs == plain.blocks[l].outputs);
         }
         // The traced forward the views draw computes the same residual stream.
-        if (loaded.model) {
-            const attn::GptTrace trace = attn::gpt_forward(*loaded.model, ids);
-            for (size_t l = 0; l < plain.blocks.size(); ++l) CHECK(trace.blocks[l].outputs == plain.blocks[l].outputs);
-        } else {
-            const attn::LlamaTrace trace = attn::llama_forward(*loaded.llama, ids);
-            for (size_t l = 0; l < plain.blocks.size(); ++l) CHECK(trace.blocks[l].outputs == plain.blocks[l].outputs);
-        }
+        const std::unique_ptr<attn::TracedForward> forward =
+            lm->traced_forward(ids, std::vector<attn::KeptStages>(plain.blocks.size(), attn::KeptStages{}), {});
+        while (!forward->done()) forward->step();
+        const attn::ModelTrace trace = forward->take();
+        for (size_t l = 0; l < plain.blocks.size(); ++l) CHECK(trace.blocks[l].outputs == plain.blocks[l].outputs);
     }
 }
 

@@ -11,7 +11,7 @@
 
 #include "classroom/lesson.h"
 #include "model/model_source.h"
-#include "run/model_run.h"
+#include "run/run_session.h"
 
 namespace {
 

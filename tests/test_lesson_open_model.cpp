@@ -15,7 +15,7 @@
 
 #include "classroom/lesson.h"
 #include "model/model_source.h"
-#include "run/model_run.h"
+#include "run/run_session.h"
 #include "llama_fixture.h"
 
 namespace {
@@ -69,7 +69,7 @@ TEST_CASE("with its model in the cache every step of the real-model lesson runs 
           "[lessons][llama]") {
     const TestHub hub(true);
     const attn::LoadedModel model = attn::load_model(kRepo, 0);  // the repository id names the cache's folder
-    REQUIRE(model.llama);
+    REQUIRE(model.model->llama_weights());
     CHECK(model.name == kRepo);
     CHECK(model.file.find("models--HuggingFaceTB--SmolLM2-135M/snapshots/0123abcd") != std::string::npos);
 

@@ -10,7 +10,7 @@
 
 #include "classroom/lesson.h"
 #include "lesson_probe.h"
-#include "run/model_run.h"
+#include "run/run_session.h"
 #include "output/worked_arithmetic.h"
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include "classroom/lesson.h"
 #include "model/head_scores.h"
-#include "run/model_run.h"
+#include "run/run_session.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "classroom/lesson.h"
-#include "run/model_run.h"
+#include "run/run_session.h"
 #include "output/worked_arithmetic.h"
 
 namespace {

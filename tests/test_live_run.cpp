@@ -144,7 +144,7 @@ TEST_CASE("a long run keeps what the window shows of it: every stage, the overvi
     s.d_in = 768;
     s.attention.d_out = 768;
     const auto keep = [&](int64_t tokens, bool overview_first) {
-        return app::Worker::stages_to_keep(s, tokens, 0, /*detail_head=*/4, overview_first);
+        return attn::RunSession::stages_to_keep(s, tokens, 0, /*detail_head=*/4, overview_first);
     };
     CHECK(keep(256, true).everything);
     // 1536 tokens: every head's weights and values, every stage of head 5, even at once.
@@ -158,12 +158,12 @@ TEST_CASE("a long run keeps what the window shows of it: every stage, the overvi
     // 8192 tokens: 12 heads' weights are 3.2 GB; the others' are kept as block means of at
     // most 512 a side, and a change of the controls brings no head's every stage.
     const attn::KeptStages later = keep(8192, false), first = keep(8192, true);
-    CHECK(later.preview_side == app::Worker::kPreviewTexels);
+    CHECK(later.preview_side == attn::RunSession::kPreviewTexels);
     CHECK(later.detail_head == 4);
     CHECK_FALSE(later.keeps(3, "weights"));
     CHECK(later.keeps(3, "values"));
     CHECK_FALSE(later.can_rerun_output(12));
-    CHECK(first.preview_side == app::Worker::kPreviewTexels);
+    CHECK(first.preview_side == attn::RunSession::kPreviewTexels);
     CHECK(first.detail_head == -1);
     // What the detail run holds (measured: 2.8 GB resident in the window, textures included).
     CHECK(attn::estimate_work(s, 8192, 0, later).bytes < 4.0 * (1 << 30));

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/llama_cache.h"
-#include "run/llama_run.h"
+#include "run/model_run.h"
 
 namespace {
 
@@ -24,8 +24,8 @@ TEST_CASE("a token appended through the Llama KV cache is the full forward's las
         const attn::LlamaCheckpoint model(kModels + name);
         const attn::LlamaConfig& c = model.config();
         const std::vector<int64_t> ids{5, 17, 3, 42, 8, 61, 2, 30, 11};
-        const attn::LlamaTrace full = attn::llama_forward(model, ids);
-        const float scale = max_abs(full.last_logits);
+        const attn::ModelTrace full = attn::llama_forward(model, ids);
+        const float scale = max_abs(full.logits.bottomRows(1));
         for (const size_t prefilled : {size_t{0}, size_t{4}, size_t{8}}) {
             INFO("prefilled " << prefilled << " tokens");
             attn::LlamaCache cache;
@@ -35,7 +35,7 @@ TEST_CASE("a token appended through the Llama KV cache is the full forward's las
             attn::LlamaTokenStep step;
             for (size_t i = prefilled; i < ids.size(); ++i) step = attn::llama_append_token(model, cache, ids[i]);
             CHECK(cache.ids == ids);
-            CHECK((step.logits - full.last_logits).cwiseAbs().maxCoeff() <= 1e-5f * scale);
+            CHECK((step.logits - full.logits.bottomRows(1)).cwiseAbs().maxCoeff() <= 1e-5f * scale);
             REQUIRE(step.weights.size() == static_cast<size_t>(c.layers));
             const auto T = static_cast<Eigen::Index>(ids.size());
             for (int l = 0; l < c.layers; ++l)
@@ -77,16 +77,26 @@ TEST_CASE("a Llama-family model generates through the cache the tokens repeated 
         how.temperature = temperature;
         how.top_k = temperature > 0 ? std::optional<int64_t>(12) : std::nullopt;
         how.seed = 9;
-        const attn::LlamaRun run = attn::run_llama(dir, ids, attn::default_budget(), std::nullopt, 7, how);
+        attn::Settings s;
+        s.model = dir;
+        s.ids = "5,17,3,42";
+        s.generate = 7;
+        s.sampling = how;
+        const attn::ModelRun run = attn::run_model(s, attn::load_model(dir, 0), attn::default_budget());
         REQUIRE(run.generated.size() == 7);
         // Chapter 5's generate without a cache: a full forward of everything so far for
         // each token, the sampler drawing from its last logits.
         const attn::LlamaCheckpoint model(dir);
         attn::TokenSampler sampler(how);
         std::vector<int64_t> all = ids;
-        for (int n = 0; n < 7; ++n) all.push_back(sampler.next(attn::llama_forward(model, all).last_logits));
+        for (int n = 0; n < 7; ++n) all.push_back(sampler.next(attn::llama_forward(model, all).logits.bottomRows(1)));
         CHECK(std::vector<int64_t>(all.begin() + 4, all.end()) == run.generated);
         CHECK(run.next_tokens.front().id == (temperature > 0 ? run.next_tokens.front().id : run.generated.front()));
     }
-    CHECK_THROWS_WITH(attn::run_llama(dir, ids, attn::default_budget(), std::nullopt, 61), Catch::Contains("max_position_embeddings"));
+    attn::Settings past;
+    past.model = dir;
+    past.ids = "5,17,3,42";
+    past.generate = 61;  // 4 + 61 positions of its 64
+    CHECK_THROWS_WITH(attn::run_model(past, attn::load_model(dir, 0), attn::default_budget()),
+                      "4 tokens and 61 generated are more than the model's max_position_embeddings (64)");
 }

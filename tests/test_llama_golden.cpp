@@ -46,7 +46,7 @@ TEST_CASE("Llama-family checkpoints: every layer's and head's weights, a head's 
         INFO(name << " (" << model["dtype"].get<std::string>() << ")");
         const attn::LlamaCheckpoint checkpoint(kGolden + "llama/" + name);
         const std::vector<int64_t> ids = model["token_ids"];
-        const attn::LlamaTrace trace = attn::llama_forward(checkpoint, ids);
+        const attn::ModelTrace trace = attn::llama_forward(checkpoint, ids);
         const attn::LlamaConfig& c = checkpoint.config();
         REQUIRE(trace.blocks.size() == model["weights"].size());
         for (size_t layer = 0; layer < trace.blocks.size(); ++layer) {
@@ -64,14 +64,14 @@ TEST_CASE("Llama-family checkpoints: every layer's and head's weights, a head's 
             INFO("layer " << of["layer"] << " head " << of["head"]);
             CHECK(mismatch(stage, head.at(stage), expected) == "");
         }
-        CHECK(mismatch("last_logits", row_of(trace.last_logits), json::array({model["last_logits"]})) == "");
+        CHECK(mismatch("last_logits", row_of(trace.logits.bottomRows(1)), json::array({model["last_logits"]})) == "");
         json top = json::array();
         for (size_t i = 0; i < model["top"]["ids"].size(); ++i)
             top.push_back({{"id", model["top"]["ids"][i]}, {"prob", model["top"]["probs"][i]}});
-        CHECK(attn::test::next_token_mismatch(trace.last_logits, top) == "");
+        CHECK(attn::test::next_token_mismatch(trace.logits.bottomRows(1), top) == "");
         // Computing only what is shown: a clicked position's logits, from the same trace.
         const attn::RowVector last = attn::llama_logits_at(checkpoint, trace, static_cast<int64_t>(ids.size()) - 1);
-        CHECK(last == trace.last_logits);
+        CHECK(last == trace.logits.bottomRows(1));
     }
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("a Llama forward's layer traces say what they kept, so that a view ask
     const attn::LlamaCheckpoint model(std::string(ATTNSCOPE_TESTS_DIR) + "/golden/llama/qwen2-bias-f16-shards");
     std::vector<attn::KeptStages> keep(3, attn::KeptStages::only({"weights"}));
     keep[1] = attn::KeptStages::only({"weights"}, 2);
-    const attn::LlamaTrace trace = attn::llama_forward(model, {1, 2, 3, 4}, keep);
+    const attn::ModelTrace trace = attn::llama_forward(model, {1, 2, 3, 4}, keep);
     REQUIRE(trace.blocks.size() == 3);
     for (size_t l = 0; l < 3; ++l) {
         const attn::KeptStages& kept = trace.blocks[l].attention.kept;

@@ -15,7 +15,7 @@
 
 #include "model/llama_forward.h"
 #include "run/model_run.h"
-#include "run/run_cache.h"
+#include "run/run_cache_size.h"
 #include "llama_fixture.h"
 #include "stage_mismatch.h"
 
@@ -48,10 +48,9 @@ TEST_CASE("a Llama-family model as the app runs it: torch's weights, the detail 
         INFO(name);
         const ModelCopy copy(name, true);
         const attn::LoadedModel loaded = attn::load_model(copy.dir, 0);
-        REQUIRE(loaded.llama);
-        REQUIRE(loaded.tokenizer);
+        REQUIRE(loaded.model->llama_weights());
         const attn::ModelShape shape = attn::model_shape(loaded);
-        const attn::LlamaConfig& c = loaded.llama->config();
+        const attn::LlamaConfig& c = loaded.model->llama_weights()->config();
         CHECK(shape.layers == c.layers);
         CHECK(shape.kv_heads == c.kv_heads);
         const json& of = model["stages_of"];
@@ -91,13 +90,14 @@ TEST_CASE("a Llama-family model as the app runs it: torch's weights, the detail 
         // Another position's next tokens: one row of the output head, as the forward's own.
         const std::optional<attn::ModelRun> picked = attn::with_next_at(run, 2);
         REQUIRE(picked);
-        const attn::LlamaTrace forward = attn::llama_forward(*loaded.llama, ids);
-        CHECK(picked->next_tokens.front().id == attn::top_next_tokens(attn::llama_logits_at(*loaded.llama, forward, 2), 1)[0].id);
+        const attn::LlamaCheckpoint& weights = *loaded.model->llama_weights();
+        const attn::ModelTrace forward = attn::llama_forward(weights, ids);
+        CHECK(picked->next_tokens.front().id == attn::top_next_tokens(attn::llama_logits_at(weights, forward, 2), 1)[0].id);
         // The run keeps its KV cache: the key/value heads' rotated keys and values.
-        REQUIRE(run.llama_cache);
-        CHECK(run.llama_cache->ids == ids);
-        CHECK(attn::run_cache_size(run).bytes() == run.llama_cache->bytes());
-        CHECK(run.llama_cache->bytes() == int64_t{c.layers} * c.kv_heads * c.head_dim * 9 * 2 * 4);
+        REQUIRE(run.cache);
+        CHECK(run.cache->ids() == ids);
+        CHECK(attn::run_cache_size(run).bytes() == run.cache->bytes());
+        CHECK(run.cache->bytes() == int64_t{c.layers} * c.kv_heads * c.head_dim * 9 * 2 * 4);
         CHECK(attn::model_token_text(loaded, 0) == "!");
     }
 }
@@ -120,7 +120,7 @@ TEST_CASE("a Llama-family model's run in the app: generated tokens in view, what
     CHECK(run.trace->blocks[0].attention.heads[0].at("weights").rows() == static_cast<Eigen::Index>(run.tokens.ids.size()));
 
     s.generate = 0;
-    s.text = std::string(static_cast<size_t>(loaded.llama->config().max_positions) + 1, 'a');
+    s.text = std::string(static_cast<size_t>(attn::model_shape(loaded).context_length) + 1, 'a');
     CHECK_THROWS_WITH(attn::run_model(s, loaded, attn::budget_for(s), true),
                       Catch::Contains("the model reads at most 64 (its max_position_embeddings)"));
     s.text = "abc";
@@ -190,13 +190,18 @@ void check_same_run(const attn::ModelRun& extended, const attn::ModelRun& full) 
     }
     CHECK(extended.next_position == full.next_position);
     check_same_next_tokens(extended.next_tokens, full.next_tokens);
-    REQUIRE(extended.llama_cache);
-    CHECK(extended.llama_cache->ids == full.llama_cache->ids);
-    CHECK(attn::run_cache_size(extended).bytes() == full.llama_cache->bytes());
-    for (size_t l = 0; l < full.llama_cache->keys.size(); ++l) {
-        CHECK(relative_gap(extended.llama_cache->keys[l], full.llama_cache->keys[l]) < 1e-5);
-        CHECK(relative_gap(extended.llama_cache->values[l], full.llama_cache->values[l]) < 1e-5);
-    }
+    REQUIRE(extended.cache);
+    CHECK(extended.cache->ids() == full.cache->ids());
+    CHECK(attn::run_cache_size(extended).bytes() == full.cache->bytes());
+    const attn::ModelShape shape = attn::model_shape(full.model);
+    for (size_t l = 0; l < static_cast<size_t>(shape.layers); ++l)
+        for (size_t h = 0; h < static_cast<size_t>(shape.heads); ++h) {  // each query head's key/value head's
+            attn::HeadTrace ours, theirs;
+            extended.cache->add_keys_values(l, h, ours);
+            full.cache->add_keys_values(l, h, theirs);
+            for (const char* stage : {"keys_rotated", "values"})
+                CHECK(relative_gap(ours.at(stage), theirs.at(stage)) < 1e-5);
+        }
 }
 
 }  // namespace
@@ -210,7 +215,7 @@ TEST_CASE("a Llama-family run extended from its KV cache gives the full run of t
         const attn::LoadedModel loaded = attn::load_model(copy.dir, 0);
         const std::vector<int64_t> ids = model["token_ids"];
         const std::string text = text_of(ids);
-        const attn::HfTokenizer& tokenizer = *loaded.tokenizer;
+        const attn::LanguageModel& tokenizer = *loaded.model;  // its tokenizer.json: encode
         // Typed: four tokens more, in one extension, then one more.
         const attn::ModelRun shorter = run_llama_text(loaded, text.substr(0, 5));
         const std::optional<attn::ModelRun> typed = attn::extend_model_run(shorter, tokenizer.encode(text));
@@ -260,7 +265,7 @@ TEST_CASE("a Llama-family run's cache: a picked position, and what takes a full 
     const json& model = doc["models"][1];  // llama3-scaled-tied-bf16: 4 query heads, 2 key/value heads
     const ModelCopy copy(model["name"].get<std::string>(), true);
     const attn::LoadedModel loaded = attn::load_model(copy.dir, 0);
-    const attn::HfTokenizer& tokenizer = *loaded.tokenizer;
+    const attn::LanguageModel& tokenizer = *loaded.model;  // its tokenizer.json: encode
     const std::string text = text_of(model["token_ids"].get<std::vector<int64_t>>());
     const attn::ModelRun run = run_llama_text(loaded, text.substr(0, 5));
     // A picked position before the new tokens keeps its next tokens; one among them has its step's.
@@ -275,10 +280,10 @@ TEST_CASE("a Llama-family run's cache: a picked position, and what takes a full 
     CHECK_FALSE(attn::extend_model_run(run, tokenizer.encode(text.substr(0, 5))));  // nothing new
     CHECK_FALSE(attn::extend_model_run(run, tokenizer.encode("x" + text)));          // another prefix
     attn::Tokenized outside = tokenizer.encode(text);
-    outside.ids.back() = loaded.llama->config().vocab_size;  // an id past the vocabulary
+    outside.ids.back() = attn::model_shape(loaded).vocab_size;  // an id past the vocabulary
     CHECK_FALSE(attn::extend_model_run(run, outside));
     // The context full: 64 tokens (max_position_embeddings) take no more.
-    const int64_t context = loaded.llama->config().max_positions;
+    const int64_t context = attn::model_shape(loaded).context_length;
     const attn::ModelRun almost = run_llama_text(loaded, std::string(static_cast<size_t>(context) - 1, 'a'));
     const std::optional<attn::ModelRun> full = attn::extend_generated(almost);
     REQUIRE(full);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "run/model_run.h"
-#include "run/run_cache.h"
+#include "run/run_cache_size.h"
 #include "text/gpt2_tokenizer.h"
 
 namespace {
@@ -63,7 +63,7 @@ TEST_CASE("appending tokens from the KV cache gives the full run's weights and n
         CHECK(std::abs(extended->next_tokens[i].prob - full.next_tokens[i].prob) < 1e-5);
     }
     // The cache's size as the model view words it: GPT-2 has a key/value head per head.
-    CHECK(extended->cache->ids == full.tokens.ids);
+    CHECK(extended->cache->ids() == full.tokens.ids);
     CHECK(attn::run_cache_size(*extended).bytes() == 2 * 4 * 8 * 7 * 2 * 4);
     CHECK(attn::run_cache_line(*extended) ==
           "KV cache: 2 layers × 4 heads × 8 dims × 7 tokens × keys and values = 3.6 kB (float32)");
@@ -94,7 +94,7 @@ void check_same_as_full_run(const attn::ModelRun& edited, const attn::ModelRun& 
         CHECK(edited.next_tokens[i].id == full.next_tokens[i].id);
         CHECK(std::abs(edited.next_tokens[i].prob - full.next_tokens[i].prob) < 1e-5);
     }
-    CHECK(edited.cache->ids == full.tokens.ids);
+    CHECK(edited.cache->ids() == full.tokens.ids);
 }
 
 TEST_CASE("an edit reuses the rows before it: the full run's weights, keys, values and next tokens", "[model_run]") {
@@ -194,7 +194,7 @@ TEST_CASE("next tokens at a picked position (--next-at P): logits row P, those a
         // the last run's trace gives the same row from its final LayerNorm (another
         // product's shape: equal to float rounding).
         check_same_next_tokens(run.next_tokens, attn::top_next_tokens(run.trace->logits.row(0), 10), 0.0);
-        check_same_next_tokens(run.next_tokens, attn::top_next_tokens(attn::logits_at(*model.model, *last.trace, p), 10),
+        check_same_next_tokens(run.next_tokens, attn::top_next_tokens(model.model->logits_at(*last.trace, p), 10),
                                1e-6);
         // Causal: what follows position P depends on tokens 0..P only. The run of the
         // text cut there is an independent forward of fewer tokens.
@@ -220,7 +220,7 @@ TEST_CASE("next tokens at a position past the tokens are refused in one line, ge
     s.next_at = 4;
     const attn::ModelRun in_view = attn::run_model(s, model, attn::default_budget(), true);
     CHECK(in_view.next_position == 4);
-    check_same_next_tokens(in_view.next_tokens, attn::top_next_tokens(attn::logits_at(*model.model, *in_view.trace, 4), 10),
+    check_same_next_tokens(in_view.next_tokens, attn::top_next_tokens(model.model->logits_at(*in_view.trace, 4), 10),
                            0.0);
     s.next_at = 5;
     CHECK_THROWS_WITH(attn::run_model(s, model, attn::default_budget(), true),
@@ -291,7 +291,7 @@ TEST_CASE("a model run a step at a time: a layer a step, each named, then the ru
     s.layer = 1;
     s.head = 2;
     attn::ModelRunSteps steps(s, model, attn::default_budget(), true);
-    const int layers = model.model->cfg.n_layers;
+    const int layers = attn::model_shape(model).layers;
     REQUIRE(steps.steps() == layers + 2);  // the blocks, the logits (5 tokens: one part), the next tokens
     std::vector<std::string> named;
     while (!steps.done()) {

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "run/intervention_run.h"
-#include "run/llama_run.h"
 #include "run/model_run.h"
 #include "tolerance.h"
 
@@ -35,7 +34,7 @@ TEST_CASE("A model run's head effects (the app's, Settings::head_effects) are th
                 steps.step();
                 if (!steps.done() && steps.next_step().rfind("the heads' effects, layer ", 0) == 0) saw_part = true;
             }
-            CHECK(saw_part == !loaded.llama);  // a Llama-family run is one step (model_run.h)
+            CHECK(saw_part);  // every family's effects come a layer a step (model_run.h)
             const attn::ModelRun run = steps.take();
             attn::InterventionFlags flags;
             flags.head_effects = s.head_effects;
@@ -78,8 +77,7 @@ TEST_CASE("Head effects past the time budget are refused before anything runs, e
         s.ids = "5,17,3,42,8,17,3";
         const attn::LoadedModel loaded = attn::load_model(name, 0);
         // Room for the run, not for its reruns: one per head, half the model each on average.
-        const attn::WorkEstimate run = loaded.llama ? attn::estimate_llama_work(loaded.llama->config(), 7)
-                                                    : attn::estimate_model_work(loaded.model->cfg, 7, 0, false);
+        const attn::WorkEstimate run = loaded.model->run_work(7, 0, false);
         attn::Budget budget = attn::default_budget();
         budget.seconds = run.seconds + 0.5 * run.forward_seconds;
         CHECK_NOTHROW(attn::run_model(s, loaded, budget));

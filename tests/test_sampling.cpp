@@ -166,7 +166,7 @@ TEST_CASE("top-k keeps the k largest logits and their equals, temperature 0 draw
 TEST_CASE("gpt-ch4 samples torch's ids, the book's top_k=25, temperature=1.4 call among them", "[sampling][gpt]") {
     const json& g = golden().at("gpt_ch4");
     const attn::LoadedModel& m = attn::test::seeded_gpt_ch4(g.at("weights_seed"));
-    check_runs(*m.model, g.at("runs"));
+    check_runs(*m.model->gpt_weights(), g.at("runs"));
     // The CLI's run: generation from the run's own cache.
     const json& book = g.at("runs")[0];
     const attn::ModelRun run = attn::run_model(settings_for("gpt-ch4", book, 15), m, attn::default_budget());
@@ -176,14 +176,14 @@ TEST_CASE("gpt-ch4 samples torch's ids, the book's top_k=25, temperature=1.4 cal
 TEST_CASE("sampling past the context: the window moves on", "[sampling][checkpoint]") {
     const json& g = golden().at("checkpoint");
     const attn::LoadedModel m = attn::load_model(kGolden + g.at("file").get<std::string>(), 0);
-    check_runs(*m.model, g.at("runs"));
+    check_runs(*m.model->gpt_weights(), g.at("runs"));
 }
 
 TEST_CASE("the shipped model samples torch's ids, a token a run continues the same stream", "[sampling][checkpoint]") {
     static const json checkpoints = read_golden("checkpoint_golden.json");
     const json& runs = checkpoints.at("shipped").at("sampled");
     const attn::LoadedModel m = attn::load_model(attn::kShippedModel, 0);
-    check_runs(*m.model, runs);
+    check_runs(*m.model->gpt_weights(), runs);
     for (const json& r : runs) {
         INFO("seed " << r.at("seed") << ", temperature " << r.at("temperature"));
         const std::vector<int64_t> expected = r.at("generated");

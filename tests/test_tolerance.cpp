@@ -177,7 +177,7 @@ TEST_CASE("the golden tolerance passes rounding and fails real errors: models", 
     }();
     const attn::Gpt2Checkpoint c =
         attn::load_gpt2_checkpoint(std::string(ATTNSCOPE_TESTS_DIR) + "/golden/" + g.at("file").get<std::string>());
-    const attn::GptTrace t = attn::gpt_forward(c.model, g.at("ids").get<std::vector<int64_t>>());
+    const attn::ModelTrace t = attn::gpt_forward(c.model, g.at("ids").get<std::vector<int64_t>>());
     const json& d = g.at("detail");
     const attn::HeadTrace& head = t.blocks.at(d.at("layer").get<size_t>()).attention.heads.at(d.at("head").get<size_t>());
     HeadStages h{head.at("scores"), head.at("masked_scores"), head.at("weights"), head.at("weights"), head.at("values"),

@@ -51,7 +51,7 @@ bool LiveRun::update(bool take) {
     const bool dropout_only = run_ && !s.model && attn::same_up_to(run_settings_, s, attn::Reruns::Attention) &&
                               run_->trace.kept.can_rerun_output(static_cast<int>(run_->trace.heads.size()));
     // A change of the controls: a run too long for every head's weights comes first
-    // without any head's every stage (Worker::stages_to_keep), the shown head's next.
+    // without any head's every stage (attn::RunSession::stages_to_keep), the shown head's next.
     submit(std::move(s), dropout_only ? run_ : nullptr, std::min(wanted_head_, heads - 1), /*overview_first=*/true);
     return true;
 }

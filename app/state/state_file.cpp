@@ -5,7 +5,7 @@
 #include "base/file_io.h"
 #include "classroom/session_file.h"
 #include "run/model_run.h"
-#include "run/run_cache.h"
+#include "run/run_cache_size.h"
 
 namespace app {
 

@@ -27,7 +27,7 @@ Worker::~Worker() = default;
 uint64_t Worker::submit(attn::Settings settings, std::shared_ptr<const attn::Run> base, int detail_head,
                         bool overview_first) {
     const uint64_t id = next_id_++;
-    const bool loads = settings.model && (!model_ || model_->name != *settings.model);
+    const bool loads = session_.loads_model(settings);
     activity_ = loads ? "loading " + *settings.model + "…" : "computing…";
     waiting_ = Job{id, std::move(settings), std::move(base), detail_head, overview_first};
     job_announced_ = false;
@@ -72,7 +72,8 @@ bool Worker::wait_idle(std::chrono::microseconds limit) {
         const int64_t tokens = base ? size(base->tokens.ids) : size(job.settings.text);
         const int64_t tokens2 = base ? (base->tokens2 ? size(base->tokens2->ids) : 0)
                                      : (job.settings.text2 ? size(*job.settings.text2) : 0);
-        const attn::KeptStages keep = stages_to_keep(job.settings, tokens, tokens2, job.detail_head, job.overview_first);
+        const attn::KeptStages keep =
+            attn::RunSession::stages_to_keep(job.settings, tokens, tokens2, job.detail_head, job.overview_first);
         const double seconds = attn::estimate_work(job.settings, tokens, tokens2, keep).forward_seconds * kWasmSlowdown;
         fits = seconds * 1e6 < static_cast<double>(limit.count());
     }

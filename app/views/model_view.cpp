@@ -6,7 +6,7 @@
 
 #include "attention/attention.h"
 #include "graphics/ui_colors.h"
-#include "run/run_cache.h"
+#include "run/run_cache_size.h"
 #include "views/attribution_view.h"
 #include "views/head_effects_view.h"
 #include "views/head_tiles.h"
@@ -305,7 +305,7 @@ void draw_next_tokens(const attn::Run& run, int generating, std::optional<int> n
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Appends %s ten times, one run each: %s and drawn as it comes.%s",
                           how.sampled() ? "a sampled token" : "the most likely token",
-                          m.model.llama ? "every new token's attention row is computed from the cached keys and "
+                          m.model.model->shape().kv_heads < m.model.model->shape().heads ? "every new token's attention row is computed from the cached keys and "
                                           "values of the key/value heads, which the query heads of a group share"
                                         : "every new token's attention row is computed from the cached keys and "
                                           "values (chapter 4's KV cache)",

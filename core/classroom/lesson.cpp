@@ -11,10 +11,8 @@
 #include "base/data_dir.h"
 #include "base/file_io.h"
 #include "attention/stage_catalogue.h"
-#include "run/llama_run.h"
-#include "run/model_run.h"
+#include "run/run_session.h"
 #include "model/model_source.h"
-#include "text/gpt2_tokenizer.h"
 
 namespace attn {
 
@@ -146,8 +144,13 @@ const LoadedModel& lesson_model(const Settings& s, const LessonStep& step) {
     auto it = loaded.find(*s.model);
     if (it == loaded.end()) {
         LoadedModel m = load_model(*s.model, 0);
-        if (from_cache && (!m.llama || !m.tokenizer))
-            throw LessonError(step.where + ": " + *s.model + " in the Hugging Face cache has no tokenizer.json attnscope reads");
+        if (from_cache) {
+            try {
+                m.model->encode("a");
+            } catch (const ModelFileError&) {
+                throw LessonError(step.where + ": " + *s.model + " in the Hugging Face cache has no tokenizer.json attnscope reads");
+            }
+        }
         it = loaded.emplace(*s.model, std::move(m)).first;
     }
     return it->second;
@@ -158,12 +161,8 @@ const LoadedModel& lesson_model(const Settings& s, const LessonStep& step) {
 WorkEstimate estimate_step(const Settings& s, const LessonStep& step) {
     if (!s.model) return estimate_run(s);
     const LoadedModel& model = lesson_model(s, step);
-    if (model.llama) {
-        const auto tokens = static_cast<int64_t>(model.tokenizer->encode_ids(s.text).size()) + s.generate;
-        return estimate_llama_work(model.llama->config(), tokens);
-    }
-    const auto tokens = static_cast<int64_t>(gpt2_tokenizer().encode(s.text).ids.size()) + s.generate;
-    return estimate_model_work(model.model->cfg, tokens, s.generate, true);
+    const auto tokens = static_cast<int64_t>(model.model->encode(s.text).ids.size()) + s.generate;
+    return model.model->run_work(tokens, s.generate, true);
 }
 
 // The cache model a step runs on, "" for none.

@@ -66,11 +66,11 @@ BlockTrace block_forward(const GptBlock& b, int layer, const Matrix& inputs, con
 
 }  // namespace
 
-GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const KeptStages& keep) {
+ModelTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const KeptStages& keep) {
     return gpt_forward(model, ids, std::vector<KeptStages>(model.blocks.size(), keep));
 }
 
-GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
+ModelTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
                      std::vector<Eigen::Index> logit_rows, const ZHook& hook) {
     // In one go: the logits in one product. Blocks of ~2^24 multiply-adds are for a
     // page that draws between steps; at 16 rows each they repack the output head (50257
@@ -146,7 +146,7 @@ void GptForward::step() {
     ++done_;
 }
 
-RowVector final_normed_at(const GptModel& model, const GptTrace& trace, Eigen::Index position) {
+RowVector final_normed_at(const GptModel& model, const ModelTrace& trace, Eigen::Index position) {
     if (position < 0 || position >= static_cast<Eigen::Index>(trace.ids.size()))
         throw std::logic_error("final_normed_at: position " + std::to_string(position) + " is not in the trace");
     if (!trace.last_rows_only) return trace.final_normed.row(position);
@@ -159,7 +159,7 @@ RowVector final_normed_at(const GptModel& model, const GptTrace& trace, Eigen::I
     return layer_norm(row.outputs, model.final_norm);
 }
 
-RowVector logits_at(const GptModel& model, const GptTrace& trace, Eigen::Index position) {
+RowVector logits_at(const GptModel& model, const ModelTrace& trace, Eigen::Index position) {
     const auto& rows = trace.logit_rows;
     const auto at = std::find(rows.begin(), rows.end(), position);
     if (at != rows.end()) return trace.logits.row(at - rows.begin());
@@ -173,7 +173,7 @@ std::vector<int64_t> generate(const GptModel& model, std::vector<int64_t> ids, i
         const size_t first = ids.size() > context ? ids.size() - context : 0;
         const std::vector<int64_t> window(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.end());
         const auto last = static_cast<Eigen::Index>(window.size()) - 1;
-        const GptTrace t = gpt_forward(model, window, std::vector<KeptStages>(model.blocks.size(), KeptStages::only({})), {last});
+        const ModelTrace t = gpt_forward(model, window, std::vector<KeptStages>(model.blocks.size(), KeptStages::only({})), {last});
         ids.push_back(sampler.next(t.logits.row(0)));
     }
     return ids;

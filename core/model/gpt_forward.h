@@ -6,47 +6,19 @@
 #include <vector>
 
 #include "model/gpt_model.h"
+#include "model/model_trace.h"
 #include "model/sampling.h"
 #include "model/z_hook.h"
 
 namespace attn {
 
-// One transformer block's activations, T rows each (the last block's MLP half: see
-// GptTrace::last_rows_only).
-struct BlockTrace {
-    Matrix inputs;      // the residual stream entering the block
-    Matrix normed1;     // norm1(inputs): what the attention heads read
-    Trace attention;    // every head's stages, as chapter 3's pipeline shows them; output: out_proj's
-    Matrix residual1;   // inputs + attention output
-    Matrix normed2;     // norm2(residual1)
-    Matrix ff_hidden;   // GELU(normed2 @ ff_in): T x 4 emb_dim
-    Matrix outputs;     // residual1 + ff_hidden @ ff_out: the next block's inputs
-};
-
-struct GptTrace {
-    std::vector<int64_t> ids;
-    Matrix embeddings;  // tok_emb[ids] + pos_emb[0..T): the first block's inputs
-    std::vector<BlockTrace> blocks;
-    Matrix final_normed;  // final_norm(the last block's outputs)
-    // One row of vocab_size for each position in logit_rows, in that order: every
-    // position's unless the forward was asked for fewer (a front end shows the next
-    // tokens of one or two positions; all T rows are GPT-2 small's largest product).
-    Matrix logits;
-    std::vector<Eigen::Index> logit_rows;
-    // When the forward was asked for fewer logits, only they need the last block's MLP:
-    // its normed2, ff_hidden and outputs and final_normed then hold the rows of
-    // logit_rows' positions, in that order (GPT-2 small's last MLP is 5% of its forward).
-    // Another position's come from its residual1 row (final_normed_at).
-    bool last_rows_only = false;
-};
-
 // final_normed's row for `position`: the trace's, or the last block's MLP and the final
 // LayerNorm on that position's residual1 row when the forward ran them on fewer rows
 // (the same numbers, to float rounding: a one-row product may take another kernel).
-RowVector final_normed_at(const GptModel& model, const GptTrace& trace, Eigen::Index position);
+RowVector final_normed_at(const GptModel& model, const ModelTrace& trace, Eigen::Index position);
 // The logits after `position`: the trace's row when the forward computed it, else the
 // output head's product on final_normed_at(position) (to float rounding, as there).
-RowVector logits_at(const GptModel& model, const GptTrace& trace, Eigen::Index position);
+RowVector logits_at(const GptModel& model, const ModelTrace& trace, Eigen::Index position);
 
 // LayerNorm as the book writes it: mean and biased variance over each row, eps 1e-5.
 Matrix layer_norm(const Matrix& x, const LayerNormWeights& w);
@@ -56,12 +28,12 @@ Matrix gelu(const Matrix& x);
 // GPTModel.forward on one sequence of token ids (at most context_length, each below
 // vocab_size: ConfigError otherwise). `keep` says which stages of each layer's heads the
 // attention traces keep (KeptStages::only({}) keeps none; the output is computed anyway).
-GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const KeptStages& keep = {});
+ModelTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const KeptStages& keep = {});
 // The same with what each layer keeps: keep[layer], one per block (a model view keeps
 // every layer's weights and every stage of one layer's head), and the logits of the
 // positions `logit_rows` only (empty: every position's).
 // `hook` (when set) changes each block's z before out_proj reads it (z_hook.h).
-GptTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
+ModelTrace gpt_forward(const GptModel& model, const std::vector<int64_t>& ids, const std::vector<KeptStages>& keep,
                      std::vector<Eigen::Index> logit_rows = {}, const ZHook& hook = {});
 
 // The same forward a step at a time, for a front end that draws frames between them (the
@@ -87,7 +59,7 @@ public:
     void step();
     // Changes each block's z before out_proj reads it (z_hook.h), from the next block on.
     void hook_z(ZHook hook) { hook_ = std::move(hook); }
-    GptTrace take() { return std::move(trace_); }  // once done()
+    ModelTrace take() { return std::move(trace_); }  // once done()
 
     // A block of logits has at least this many rows (the web build's products of 16 rows
     // or more all take the same SIMD kernel) and kLogitCols columns (OpenBLAS's
@@ -100,7 +72,7 @@ private:
     const GptModel* model_;
     std::vector<KeptStages> keep_;
     ZHook hook_;
-    GptTrace trace_;
+    ModelTrace trace_;
     int row_parts_ = 1, col_parts_ = 1;
     int done_ = 0;
 };

@@ -17,7 +17,7 @@ GptCache empty_cache(const GptModel& model) {
     return c;
 }
 
-GptCache cache_from_trace(const GptModel& model, const GptTrace& trace) {
+GptCache cache_from_trace(const GptModel& model, const ModelTrace& trace) {
     GptCache c = empty_cache(model);
     c.ids = trace.ids;
     const auto T = static_cast<Eigen::Index>(trace.ids.size());
@@ -86,7 +86,7 @@ namespace {
 // the logits after its last token.
 GptCache prefill(const GptModel& model, const std::vector<int64_t>& ids, RowVector& logits) {
     const auto last = static_cast<Eigen::Index>(ids.size()) - 1;
-    const GptTrace t = gpt_forward(model, ids, std::vector<KeptStages>(model.blocks.size(), KeptStages::only({"keys", "values"})),
+    const ModelTrace t = gpt_forward(model, ids, std::vector<KeptStages>(model.blocks.size(), KeptStages::only({"keys", "values"})),
                                    {last});
     logits = t.logits.row(0);
     return cache_from_trace(model, t);

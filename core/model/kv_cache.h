@@ -8,6 +8,7 @@
 
 #include "model/gpt_forward.h"
 #include "model/gpt_model.h"
+#include "model/key_value_cache.h"  // TokenStep
 
 namespace attn {
 
@@ -18,17 +19,11 @@ struct GptCache {
     std::vector<Matrix> keys, values;
 };
 
-// What appending one token computed.
-struct TokenStep {
-    std::vector<std::vector<RowVector>> weights;  // [layer][head]: the new query's attention, 1 x T
-    RowVector logits;                             // 1 x vocab_size: the next token's scores
-};
-
 GptCache empty_cache(const GptModel& model);
 // The cache a full forward leaves: every layer's heads must have kept "keys" and
 // "values" (T x head_dim each), which go side by side into the layer's rows 0..T.
 // Throws std::logic_error when a head did not keep them.
-GptCache cache_from_trace(const GptModel& model, const GptTrace& trace);
+GptCache cache_from_trace(const GptModel& model, const ModelTrace& trace);
 // Appends `id` at the next position. Throws ConfigError when the context is full or the
 // id is outside the vocabulary (the cache is then unchanged).
 TokenStep append_token(const GptModel& model, GptCache& cache, int64_t id);

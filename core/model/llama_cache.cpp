@@ -26,11 +26,11 @@ int64_t LlamaCache::bytes() const {
     return 4 * floats;
 }
 
-LlamaCache llama_cache_from_trace(const LlamaConfig& c, const LlamaTrace& t) {
+LlamaCache llama_cache_from_trace(const LlamaConfig& c, const ModelTrace& t) {
     LlamaCache cache;
     cache.ids = t.ids;
     const auto T = static_cast<Eigen::Index>(t.ids.size());
-    for (const LlamaBlockTrace& b : t.blocks) {
+    for (const BlockTrace& b : t.blocks) {
         Matrix keys(T, Eigen::Index{c.kv_heads} * c.head_dim), values(T, Eigen::Index{c.kv_heads} * c.head_dim);
         for (int g = 0; g < c.kv_heads; ++g) {  // group g's first query head kept them
             const HeadTrace& head = b.attention.heads.at(static_cast<size_t>(g * c.group_size()));
@@ -44,8 +44,8 @@ LlamaCache llama_cache_from_trace(const LlamaConfig& c, const LlamaTrace& t) {
 }
 
 LlamaCache llama_prefill(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, RowVector& logits) {
-    const LlamaTrace t = llama_forward(model, ids, KeptStages::only({"keys_rotated", "values"}));
-    logits = t.last_logits;
+    const ModelTrace t = llama_forward(model, ids, KeptStages::only({"keys_rotated", "values"}));
+    logits = t.logits.bottomRows(1);  // the last position's
     return llama_cache_from_trace(model.config(), t);
 }
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/kv_cache.h"  // TokenStep
+#include "model/key_value_cache.h"  // TokenStep
 #include "model/llama_forward.h"
 
 namespace attn {
@@ -25,7 +25,7 @@ using LlamaTokenStep = TokenStep;
 
 // The cache a forward leaves: the first query head of each key/value head must have
 // kept "keys_rotated" and "values" (std::out_of_range otherwise).
-LlamaCache llama_cache_from_trace(const LlamaConfig& c, const LlamaTrace& trace);
+LlamaCache llama_cache_from_trace(const LlamaConfig& c, const ModelTrace& trace);
 // A full forward of `ids` that fills the cache, and the logits after its last token.
 LlamaCache llama_prefill(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, RowVector& logits);
 // Appends `id` at the next position. Throws ModelFileError when the model's positions

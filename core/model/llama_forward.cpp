@@ -1,6 +1,8 @@
 #include "model/llama_forward.h"
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "attention/attention.h"
@@ -83,17 +85,21 @@ Matrix llama_heads(const LlamaConfig& c, const LlamaLayer& w, const Matrix& norm
     return concat;
 }
 
-LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep) {
-    return llama_forward(model, ids, std::vector<KeptStages>(static_cast<size_t>(model.config().layers), keep));
+ModelTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep) {
+    return llama_forward(model, ids, std::vector<KeptStages>(static_cast<size_t>(model.config().layers), keep), {},
+                         {static_cast<Eigen::Index>(ids.size()) - 1});
 }
 
-LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids,
-                         const std::vector<KeptStages>& keep_per_layer, const ZHook& hook) {
+ModelTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids,
+                         const std::vector<KeptStages>& keep_per_layer, const ZHook& hook,
+                         std::vector<Eigen::Index> logit_rows) {
     const LlamaConfig& c = model.config();
     if (keep_per_layer.size() != static_cast<size_t>(c.layers))
         throw ModelFileError("llama_forward: one KeptStages a layer");  // a caller's mistake
     check_llama_ids(c, ids);
-    LlamaTrace trace;
+    for (const Eigen::Index r : logit_rows)
+        if (r < 0 || r >= static_cast<Eigen::Index>(ids.size())) throw std::logic_error("llama_forward: a logit row past the text");
+    ModelTrace trace;
     trace.ids = ids;
     trace.embeddings = model.embeddings(ids);  // T x d
     const Eigen::Index T = trace.embeddings.rows();
@@ -107,7 +113,7 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
     LlamaLayer& w = workspace.layer;
     for (int i = 0; i < c.layers; ++i) {
         model.layer(i, w);
-        LlamaBlockTrace b;
+        BlockTrace b;
         b.inputs = *x;
         b.normed1 = rms_norm(b.inputs, w.input_norm, c.rms_norm_eps);
         Matrix concat = llama_heads(c, w, b.normed1, rope, keep_per_layer[static_cast<size_t>(i)], b.attention);  // T x H*hd
@@ -115,17 +121,24 @@ LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t
         b.attention.output = {linear(concat, w.W_out)};                             // o_proj: T x d
         b.residual1 = b.inputs + b.attention.output[0];
         b.normed2 = rms_norm(b.residual1, w.post_attention_norm, c.rms_norm_eps);
-        b.mlp_hidden = swiglu_hidden(w, b.normed2);
-        b.outputs = b.residual1 + linear(b.mlp_hidden, w.W_down);  // T x d
+        b.ff_hidden = swiglu_hidden(w, b.normed2);
+        b.outputs = b.residual1 + linear(b.ff_hidden, w.W_down);  // T x d
         trace.blocks.push_back(std::move(b));
         x = &trace.blocks.back().outputs;
     }
     trace.final_normed = rms_norm(*x, model.final_norm(), c.rms_norm_eps);
-    trace.last_logits = model.logits(trace.final_normed.row(T - 1));
+    if (logit_rows.empty())
+        for (Eigen::Index i = 0; i < T; ++i) logit_rows.push_back(i);
+    trace.logits.resize(static_cast<Eigen::Index>(logit_rows.size()), c.vocab_size);  // R x vocab, a row at a time from the file
+    for (size_t r = 0; r < logit_rows.size(); ++r)
+        trace.logits.row(static_cast<Eigen::Index>(r)) = model.logits(trace.final_normed.row(logit_rows[r]));
+    trace.logit_rows = std::move(logit_rows);
     return trace;
 }
 
-RowVector llama_logits_at(const LlamaCheckpoint& model, const LlamaTrace& trace, int64_t position) {
+RowVector llama_logits_at(const LlamaCheckpoint& model, const ModelTrace& trace, int64_t position) {
+    const auto at = std::find(trace.logit_rows.begin(), trace.logit_rows.end(), position);
+    if (at != trace.logit_rows.end()) return trace.logits.row(at - trace.logit_rows.begin());
     if (position < 0 || position >= trace.final_normed.rows())
         throw ModelFileError("position " + std::to_string(position) + " is outside the text");
     return model.logits(trace.final_normed.row(position));

@@ -14,27 +14,10 @@
 #include "attention/rope.h"
 #include "attention/trace.h"
 #include "model/llama_checkpoint.h"
+#include "model/model_trace.h"
 #include "model/z_hook.h"
 
 namespace attn {
-
-struct LlamaBlockTrace {
-    Matrix inputs;      // the residual stream entering the layer
-    Matrix normed1;     // rms_norm(inputs, input_layernorm): what the heads read
-    Trace attention;    // every query head's stages; head_groups[h]: its key/value head
-    Matrix residual1;   // inputs + o_proj(the heads side by side)
-    Matrix normed2;     // rms_norm(residual1, post_attention_layernorm)
-    Matrix mlp_hidden;  // silu(normed2 @ W_gate) * (normed2 @ W_up): T x intermediate_size
-    Matrix outputs;     // residual1 + mlp_hidden @ W_down: the next layer's inputs
-};
-
-struct LlamaTrace {
-    std::vector<int64_t> ids;
-    Matrix embeddings;  // embed_tokens rows: the first layer's inputs
-    std::vector<LlamaBlockTrace> blocks;
-    Matrix final_normed;    // rms_norm(last outputs, norm): T x d
-    RowVector last_logits;  // the last position's logits: 1 x vocab
-};
 
 // RMSNorm as transformers computes it in float32: weight * (x * rsqrt(mean(x^2) + eps)), per row.
 Matrix rms_norm(const ConstMatrixView& x, const RowVector& weight, double eps);
@@ -58,14 +41,19 @@ Matrix llama_heads(const LlamaConfig& c, const LlamaLayer& w, const Matrix& norm
                    const KeptStages& keep, Trace& t);
 
 // The model's forward over `ids` (1 .. max_position_embeddings of them, each in the
-// vocabulary: ModelFileError otherwise). `keep` says which stages of each layer's heads
-// the attention traces keep.
-LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep = {});
+// vocabulary: ModelFileError otherwise), into the trace every family's forward leaves
+// (model_trace.h: its ff_hidden is the MLP's silu(gate) * up). `keep` says which stages
+// of each layer's heads the attention traces keep; the logits are the last position's
+// (a row of 150k for a Qwen: not T of them).
+ModelTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids, const KeptStages& keep = {});
 // The same with each layer's own (one a layer): the app keeps one layer's head whole.
-// `hook` (when set) changes each layer's z before o_proj reads it (z_hook.h).
-LlamaTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids,
-                         const std::vector<KeptStages>& keep_per_layer, const ZHook& hook = {});
-// The logits at `position` (0-based) of a forward's trace: 1 x vocab.
-RowVector llama_logits_at(const LlamaCheckpoint& model, const LlamaTrace& trace, int64_t position);
+// `hook` (when set) changes each layer's z before o_proj reads it (z_hook.h). The logits
+// of the positions `logit_rows` (empty: every position's).
+ModelTrace llama_forward(const LlamaCheckpoint& model, const std::vector<int64_t>& ids,
+                         const std::vector<KeptStages>& keep_per_layer, const ZHook& hook = {},
+                         std::vector<Eigen::Index> logit_rows = {});
+// The logits at `position` (0-based) of a forward's trace: its row when the forward
+// computed it, else one row of the output head: 1 x vocab.
+RowVector llama_logits_at(const LlamaCheckpoint& model, const ModelTrace& trace, int64_t position);
 
 }  // namespace attn

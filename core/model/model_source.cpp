@@ -119,17 +119,7 @@ std::vector<FoundCheckpoint> find_huggingface_llama() {
     return found;
 }
 
-ModelShape model_shape(const LoadedModel& model) {
-    ModelShape shape;
-    if (model.llama) {
-        const LlamaConfig& c = model.llama->config();
-        shape = {c.layers, c.heads, c.kv_heads, c.hidden_size, c.vocab_size, c.max_positions, c.head_dim};
-    } else if (model.model) {
-        const GptConfig& c = model.model->cfg;
-        shape = {c.n_layers, c.n_heads, c.n_heads, c.emb_dim, c.vocab_size, c.context_length, c.emb_dim / c.n_heads};
-    }
-    return shape;
-}
+ModelShape model_shape(const LoadedModel& model) { return model.model->shape(); }
 
 std::string shipped_model_dir(const std::string& name) { return data_path("models/" + name); }
 
@@ -188,21 +178,23 @@ LoadedModel load_model(const std::string& name, uint64_t seed) {
     if (is_seeded_model(name)) {
         m.dtype = "float32";
         m.seed = seed;
-        m.model = std::make_shared<const GptModel>(build_gpt_ch4(gpt_config_124m(), seed));
+        m.model = gpt_language_model(std::make_shared<const GptModel>(build_gpt_ch4(gpt_config_124m(), seed)));
         return m;
     }
     const std::string folder = llama_family_folder(name);
     if (!folder.empty()) {
-        m.llama = std::make_shared<const LlamaCheckpoint>(folder);
+        auto llama = std::make_shared<const LlamaCheckpoint>(folder);
         m.file = folder;
-        m.dtype = m.llama->dtype();
+        m.dtype = llama->dtype();
         // Exact ids need no tokenizer; a text does, and its run says what is missing.
+        std::shared_ptr<const HfTokenizer> tokenizer;
         if (is_file(folder + "/tokenizer.json")) {
             try {
-                m.tokenizer = HfTokenizer::cached(folder + "/tokenizer.json");
+                tokenizer = HfTokenizer::cached(folder + "/tokenizer.json");
             } catch (const TokenizeError&) {
             }
         }
+        m.model = llama_language_model(std::move(llama), std::move(tokenizer));
         return m;
     }
     std::string path = name;
@@ -219,7 +211,7 @@ LoadedModel load_model(const std::string& name, uint64_t seed) {
     Gpt2Checkpoint c = load_gpt2_checkpoint(path);
     m.file = c.file;
     m.dtype = c.dtype;
-    m.model = std::make_shared<const GptModel>(std::move(c.model));
+    m.model = gpt_language_model(std::make_shared<const GptModel>(std::move(c.model)));
     return m;
 }
 

@@ -14,9 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "model/gpt_model.h"
-#include "model/llama_checkpoint.h"
-#include "text/hf_tokenizer.h"
+#include "model/language_model.h"
 
 namespace attn {
 
@@ -25,22 +23,11 @@ struct LoadedModel {
     std::string file;   // the safetensors file read ("" for gpt-ch4)
     std::string dtype;  // the weights' dtype as torch names it ("float32" for gpt-ch4)
     uint64_t seed = 0;  // gpt-ch4's
-    std::shared_ptr<const GptModel> model;  // a GPT model's weights; null for a Llama-family model
-    // A Llama-family folder's model, and its tokenizer.json (null where it has none the
-    // app reads: its runs then say so).
-    std::shared_ptr<const LlamaCheckpoint> llama;
-    std::shared_ptr<const HfTokenizer> tokenizer;
+    // The model, whichever its family, as the one interface (language_model.h).
+    std::shared_ptr<const LanguageModel> model;
 };
 
-// What the views need of either kind of model.
-struct ModelShape {
-    int layers = 0, heads = 0;  // query heads a layer
-    int kv_heads = 0;           // key/value heads a layer (= heads but for grouped-query attention)
-    int d_model = 0;            // the residual stream's width
-    int64_t vocab_size = 0, context_length = 0;
-    int head_dim = 0;           // a head's query, key and value width (a Qwen3's is not d_model / heads)
-};
-ModelShape model_shape(const LoadedModel& model);
+ModelShape model_shape(const LoadedModel& model);  // model.model->shape()
 
 extern const char* const kShippedModel;  // "sotu-small"
 // "sotu-attn-only": two layers of attention and no MLP, with an induction head (its card

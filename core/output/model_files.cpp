@@ -28,8 +28,8 @@ std::vector<std::string> export_model_run(const std::filesystem::path& dir, cons
             // weights: written with every head's above
             if (s.name != "weights" && stage_kept(keep, s.name))
                 out.matrix(head + s.name, s.value, s.rows == Axis::One);
-        out.matrix(layer + "W_out", block.attention.model.at("W_out"));
-        out.matrix(layer + "b_out", block.attention.model.at("b_out"), /*as_vector=*/true);
+        if (const Stage* W_out = block.attention.model.find("W_out")) out.matrix(layer + "W_out", W_out->value);  // a GPT's out_proj
+        if (const Stage* b_out = block.attention.model.find("b_out")) out.matrix(layer + "b_out", b_out->value, /*as_vector=*/true);
         out.matrix(layer + "attention_output", block.attention.output[0]);
         out.matrix(layer + "residual", block.residual1);
     }

@@ -5,7 +5,6 @@
 
 #include "attention/stage_catalogue.h"
 #include "output/json_writer.h"
-#include "text/gpt2_tokenizer.h"
 #include "base/decimal_text.h"
 
 namespace attn {
@@ -16,13 +15,14 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
         out << ",\"" << key << "\":";
         w.matrix(m, vector);
     };
-    const GptConfig& cfg = run.model.model->cfg;
+    const ModelShape shape = model_shape(run.model);
     out << "{\"model\":{\"name\":";
     w.string(run.model.name);
     out << ",\"file\":";
     w.string(run.model.file);
-    out << ",\"n_layer\":" << cfg.n_layers << ",\"n_head\":" << cfg.n_heads << ",\"n_embd\":" << cfg.emb_dim
-        << ",\"n_ctx\":" << cfg.context_length << ",\"vocab_size\":" << cfg.vocab_size << ",\"dtype\":";
+    out << ",\"n_layer\":" << shape.layers << ",\"n_head\":" << shape.heads << ",\"n_kv_head\":" << shape.kv_heads
+        << ",\"head_dim\":" << shape.head_dim << ",\"n_embd\":" << shape.d_model << ",\"n_ctx\":" << shape.context_length
+        << ",\"vocab_size\":" << shape.vocab_size << ",\"dtype\":";
     w.string(run.model.dtype);
     out << '}';
     write_tokens(w, "tokens", "token_ids", run.tokens);
@@ -32,7 +32,8 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
         out << (l ? ",{" : "{") << "\"heads\":[";
         const Trace& attention = run.trace->blocks[l].attention;
         for (size_t h = 0; h < attention.heads.size(); ++h) {
-            out << (h ? ",{" : "{");
+            // The key/value head it reads (grouped-query attention: a group's query heads share one).
+            out << (h ? ",{" : "{") << "\"kv_head\":" << static_cast<int>(h) / (shape.heads / shape.kv_heads) << ',';
             const HeadScores& scores = run.head_scores[l][h];
             out << "\"scores\":{\"previous_token\":" << scores.previous_token
                 << ",\"duplicate_token\":" << scores.duplicate_token << ",\"induction\":" << scores.induction
@@ -55,17 +56,14 @@ void write_model_json(std::ostream& out, const ModelRun& run, const std::vector<
         matrix("normed", block.normed1);
         for (const Stage& s : block.attention.heads[static_cast<size_t>(run.head)].stages)
             if (stage_kept(stages, s.name)) matrix(s.name.c_str(), s.value, s.rows == Axis::One);
-        matrix("W_out", block.attention.model.at("W_out"));
-        matrix("b_out", block.attention.model.at("b_out"), true);
+        if (const Stage* W_out = block.attention.model.find("W_out")) matrix("W_out", W_out->value);  // a GPT's out_proj
+        if (const Stage* b_out = block.attention.model.find("b_out")) matrix("b_out", b_out->value, true);
         matrix("attention_output", block.attention.output[0]);
         matrix("residual", block.residual1);
         out << '}';
     }
 
-    const Gpt2Tokenizer& gpt2 = gpt2_tokenizer();
-    const auto token_text = [&](int64_t id) {
-        return id < Gpt2Tokenizer::kVocabSize ? gpt2.token_display(id) : "<" + std::to_string(id) + ">";
-    };
+    const auto token_text = [&](int64_t id) { return model_token_text(run.model, id); };
     out << ",\"next_token\":[";
     for (size_t i = 0; i < run.next_tokens.size(); ++i) {
         out << (i ? ",{" : "{") << "\"id\":" << run.next_tokens[i].id << ",\"token\":";

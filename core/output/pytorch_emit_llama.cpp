@@ -15,7 +15,7 @@ namespace attn::pytorch_emit_parts {
 
 namespace {
 
-const LlamaConfig& config_of(const ModelProgram& p) { return p.run.model.llama->config(); }
+const LlamaConfig& config_of(const ModelProgram& p) { return p.run.model.model->llama_weights()->config(); }
 
 std::string py_bool(bool b) { return b ? "True" : "False"; }
 

@@ -96,7 +96,7 @@ namespace {
 
 void emit_header(std::ostream& py, const ModelProgram& p) {
     const ModelRun& run = p.run;
-    const GptConfig& c = run.model.model->cfg;
+    const GptConfig& c = run.model.model->gpt_weights()->cfg;
     const std::string what = run.model.file.empty() ? "chapter 4's GPTModel, seeded " + std::to_string(run.model.seed) +
                                                           " and untrained"
                                                     : "the checkpoint " + run.model.name;
@@ -127,7 +127,7 @@ void emit_tokens(std::ostream& py, const Settings& s, const ModelProgram& p) {
     const ModelRun& run = p.run;
     py << "\n\n" << section("The text and its tokens")
        << (p.ids_given ? "# The token ids attnscope was given (--ids), as they are: the text is not read.\n"
-           : run.model.llama ? "# The encoding of the text by the model's tokenizer.json (the ids of Hugging Face's tokenizers),\n"
+           : run.model.model->llama_weights() ? "# The encoding of the text by the model's tokenizer.json (the ids of Hugging Face's tokenizers),\n"
                                "# as attnscope computed it, written out: this program needs no tokenizer.\n"
                              : "# GPT-2's byte-pair encoding of the text (tiktoken.get_encoding(\"gpt2\")'s ids), as attnscope\n"
                                "# computed it, written out: this program needs no tokenizer.\n");
@@ -283,7 +283,7 @@ std::string program(const Settings& s, const ModelRun& run, bool generated_in_vi
     p.file = model_file_path(run.model);
 
     std::ostringstream py;
-    if (run.model.llama) {  // scripts/llama_family.py's LlamaFamily on the folder's weights
+    if (run.model.model->llama_weights()) {  // scripts/llama_family.py's LlamaFamily on the folder's weights
         emit_llama_header(py, p);
         emit_llama_classes(py, p);
         p.config = emit_llama_model(py, p);

@@ -47,10 +47,10 @@ std::string model_file_path(const LoadedModel& model) {
     // The program reads the file again: one that has gone (deleted or moved since the
     // model loaded, in the app) would only fail when the program runs.
     struct stat st {};
-    const char* what = model.llama ? "folder" : "file";  // a Llama-family model's weights are a folder's files
+    const char* what = model.model->llama_weights() ? "folder" : "file";  // a Llama-family model's weights are a folder's files
     if (error || ::stat(path.c_str(), &st) != 0)
         throw ModelFileError(model.file + ": no such " + what + " any more (the program would read the weights from it)");
-    if (model.llama ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+    if (model.model->llama_weights() ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
         throw ModelFileError(model.file + ": not a " + what + " (the program reads the weights from it)");
     if (!is_valid_utf8(path))
         throw ModelFileError(model.file + ": the path is not UTF-8, which a Python program's text cannot name");
@@ -75,7 +75,7 @@ void emit_gpt_classes(std::ostream& py, bool from_file, bool sampled) {
 }
 
 std::string emit_gpt_model(std::ostream& py, const LoadedModel& model, const std::string& file) {
-    const GptConfig& c = model.model->cfg;
+    const GptConfig& c = model.model->gpt_weights()->cfg;
     py << "\n\n" << section("The model");
     if (file.empty()) {
         py << "# Chapter 4's configuration, and its GPTModel drawn after torch.manual_seed: untrained.\n";

@@ -1,24 +1,13 @@
 #include "run/intervention_run.h"
 
 #include "numerics/gemm.h"
-#include "run/llama_run.h"
 #include "run/model_run.h"
 
 namespace attn {
 
-namespace {
-
-// The forward's own estimate, by family.
-WorkEstimate forward_estimate(const LoadedModel& model, int64_t tokens) {
-    if (model.llama) return estimate_llama_work(model.llama->config(), tokens);
-    return estimate_model_work(model.model->cfg, tokens, 0, false);
-}
-
-}  // namespace
-
 WorkEstimate estimate_intervention_work(const LoadedModel& model, const InterventionFlags& flags, int64_t tokens) {
     const ModelShape shape = model_shape(model);
-    WorkEstimate w = forward_estimate(model, tokens);
+    WorkEstimate w = model.model->run_work(tokens, 0, false);
     const double T = static_cast<double>(tokens), d = shape.d_model, V = static_cast<double>(shape.vocab_size);
     const double L = shape.layers;
     const bool changes = flags.ablate || flags.patch, source = flags.patch_from || flags.patch_from_ids;
@@ -68,7 +57,7 @@ InterventionRun run_interventions(const Settings& s, const InterventionFlags& fl
     }
     check_budget(estimate_intervention_work(model, flags, T), budget);
 
-    const std::unique_ptr<LanguageModel> lm = language_model(model);
+    const LanguageModel* lm = model.model.get();
     if (run.patch_tokens) run.intervention.source = std::make_shared<ModelActivations>(run_activations(*lm, run.patch_tokens->ids));
     const bool changes = !run.intervention.heads.empty();
     // The baseline keeps every head's weights when it is the run the JSON shows.

@@ -10,17 +10,10 @@
 
 #include "attention/kept_stages.h"
 #include "base/byte_sizes.h"
+#include "base/work_estimate.h"
 #include "settings/settings.h"
 
 namespace attn {
-
-struct WorkEstimate {
-    double bytes = 0.0;    // peak memory of one run: the trace, its temporaries, the tables
-    double seconds = 0.0;  // a conservative time for one run on a 2-core machine (release build)
-    double forward_seconds = 0.0;  // the forward pass alone, what --time repeats
-    std::vector<std::pair<std::string, double>> stage_numbers;  // numbers each stage holds
-    std::string lower;     // the settings that dominate memory, e.g. "the text length (4096 tokens) or heads (64)"
-};
 
 // The shapes of a run of `s` whose texts have `tokens` and `tokens2` tokens (0: no
 // second text), keeping `keep` of each head. Counts what the forwards

@@ -2,17 +2,12 @@
 
 #include <algorithm>
 
-#include "run/llama_model_run.h"
-#include "run/llama_run.h"
 #include "run/switched_off.h"
 #include "run/pipeline.h"
-#include "run/run_cache.h"
+#include "run/run_cache_size.h"
 #include "run/run_attribution.h"
 #include "run/run_lens.h"
 #include "run/run_head_effects.h"
-#include "model/kv_cache.h"
-#include "numerics/gemm.h"
-#include "text/gpt2_tokenizer.h"
 
 namespace attn {
 
@@ -60,118 +55,75 @@ std::string layer_head_file(int layer, int head) {
     return "layer" + std::to_string(layer) + "_head" + std::to_string(head);
 }
 
-WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int generate, bool detail) {
-    const double T = static_cast<double>(tokens), d = cfg.emb_dim, L = cfg.n_layers, H = cfg.n_heads;
-    const double V = cfg.vocab_size, S = T * T;
-    WorkEstimate w;
-    // Kept: every head's weights, each block's seven T x d activations and its T x 4d
-    // hidden layer, the logits; the detail layer's heads keep every stage (about ten
-    // T x T matrices and their projections). Temporaries: one layer's scores per head.
-    const double weights = L * H * S;
-    const double detail_numbers = detail ? H * (10 * S + 6 * T * d / H + 3 * d * d / H) : 0;
-    // The logits: the last position's and --next-at's (run_model computes no others).
-    const double floats = weights + L * (11 * T * d) + 2 * V + detail_numbers + 2 * H * S;
-    w.bytes = 4 * floats;
-    const double params = V * d + L * 12 * d * d, block_params = L * 12 * d * d;
-    const double flops = 2 * T * block_params + 2 * 2 * V * d + L * 4 * S * d +
-                         2 * generate * (params + L * 2 * (T + generate) * d);
-    w.forward_seconds = flops / kEstimatedFlopsPerSecond;
-    w.seconds = w.forward_seconds;
-    w.stage_numbers = {{"weights", weights}};
-    if (detail) w.stage_numbers.push_back({"detail", detail_numbers});
-    w.lower = "the text length (" + std::to_string(tokens) + " tokens)";
-    return w;
-}
-
 ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view) {
     ModelRunSteps steps(s, model, budget, generated_in_view);
     while (!steps.done()) steps.step();
     return steps.take();
 }
 
-ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view)
+ModelRunSteps::ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view,
+                             std::optional<Tokenized> tokens)
     : s_(s), generated_in_view_(generated_in_view) {
-    if (model.llama) {  // one step: the Llama forward is not split into steps
-        const std::vector<int64_t> attribute = attribute_ids(s, model_shape(model));
-        if (s.head_effects) {  // their metric and reruns checked before anything runs, as a GPT run's
-            const auto T = static_cast<int64_t>(model_input_tokens(s, model).ids.size()) + (generated_in_view ? s.generate : 0);
-            head_effects_metric(s, model_shape(model), s.next_at ? *s.next_at : T - 1);
-            WorkEstimate work = estimate_llama_work(model.llama->config(), T);
-            work.seconds += work.forward_seconds * head_effects_forwards(model_shape(model));
-            check_budget(work, budget);
-        }
-        run_ = run_llama_model(s, model, budget, generated_in_view);
-        if (s.logit_lens) read_run_lens(run_);
-        attribute_run(run_, attribute);
-        if (const auto metric = head_effects_metric(s, model_shape(model), run_.next_position)) {
-            const HeadEffectsWork work = start_head_effects(run_, s, *metric);
-            while (!head_effects_step(run_, work)) {
-            }
-        }
-        finished_ = true;
-        return;
-    }
-    const GptModel& m = *model.model;
-    const GptConfig& cfg = m.cfg;
+    const LanguageModel& m = *model.model;
+    const ModelShape shape = m.shape();
+    const FamilyNames& names = m.names();
     ModelRun& run = run_;
     run.model = model;
-    run.tokens = model_input_tokens(s, model);
-    const auto T = static_cast<int64_t>(run.tokens.ids.size()) + (generated_in_view ? s.generate : 0);
-    if (T == 0) throw InputError("the text has no tokens");
-    if (T > cfg.context_length)
-        throw InputError("the text has " + std::to_string(run.tokens.ids.size()) + " GPT-2 tokens" +
-                         (generated_in_view && s.generate ? " and " + std::to_string(s.generate) + " generated" : "") +
-                         "; the model reads at most " + std::to_string(cfg.context_length) + " (its context length)");
-    if (cfg.vocab_size < Gpt2Tokenizer::kVocabSize)
-        for (const int64_t id : run.tokens.ids)
-            if (id >= cfg.vocab_size)
-                throw InputError("the text has GPT-2 token " + std::to_string(id) + ", outside the model's vocabulary of " +
-                                 std::to_string(cfg.vocab_size));
-    pick_detail_head(s, model_shape(model), run);
-    run.switched_off = switched_off_heads(s, model_shape(model));
+    run.tokens = tokens ? std::move(*tokens) : model_input_tokens(s, model);
+    const auto text_tokens = static_cast<int64_t>(run.tokens.ids.size());
+    const int64_t T = text_tokens + (generated_in_view ? s.generate : 0);
+    const std::string generated = generated_in_view && s.generate ? " and " + std::to_string(s.generate) + " generated" : "";
+    if (text_tokens == 0) throw InputError("the text has no tokens");
+    if (T > shape.context_length)
+        throw InputError("the text has " + std::to_string(text_tokens) + " " + names.tokens + generated +
+                         "; the model reads at most " + std::to_string(shape.context_length) + " (its " +
+                         names.context_setting + ")");
+    if (!generated_in_view && s.generate > 0 && !m.generation_slides() && T + s.generate > shape.context_length)
+        throw InputError(std::to_string(T) + " " + names.tokens + " and " + std::to_string(s.generate) +
+                         " generated are more than the model's " + names.context_setting + " (" +
+                         std::to_string(shape.context_length) + ")");
+    for (const int64_t id : run.tokens.ids)
+        if (id >= shape.vocab_size)
+            throw InputError("the text has token " + std::to_string(id) + ", outside the model's vocabulary of " +
+                             std::to_string(shape.vocab_size));
+    pick_detail_head(s, shape, run);
+    run.switched_off = switched_off_heads(s, shape);
     read_patch(s, model, run);
-    attribute_ = attribute_ids(s, model_shape(model));
-    if (s.sampling.top_k && *s.sampling.top_k > cfg.vocab_size)
+    attribute_ = attribute_ids(s, shape);
+    if (s.sampling.top_k && *s.sampling.top_k > shape.vocab_size)
         throw InputError("--top-k " + std::to_string(*s.sampling.top_k) + ": the model's vocabulary has " +
-                         std::to_string(cfg.vocab_size) + " tokens");
+                         std::to_string(shape.vocab_size) + " tokens");
     // Checked before the forward: its logits have a row for every position in view.
     const int64_t position = position_ = s.next_at ? *s.next_at : T - 1;
     if (position < 0 || position >= T)
-        throw InputError("--next-at " + std::to_string(position) + ": the text has " + std::to_string(T) +
-                         (generated_in_view && s.generate ? " tokens with its generated ones" : " GPT-2 tokens") +
+        throw InputError("--next-at " + std::to_string(position) + ": the text has " + std::to_string(T) + " " +
+                         (generated_in_view && s.generate ? "tokens with its generated ones" : names.tokens) +
                          " (positions 0.." + std::to_string(T - 1) + ")");
-    metric_ = head_effects_metric(s, model_shape(model), position);
-    WorkEstimate work = estimate_model_work(cfg, T, s.generate, s.layer.has_value());
-    if (metric_) work.seconds += work.forward_seconds * head_effects_forwards(model_shape(model));
+    metric_ = head_effects_metric(s, shape, position);
+    WorkEstimate work = m.run_work(T, s.generate, s.layer.has_value());
+    if (metric_) work.seconds += work.forward_seconds * head_effects_forwards(shape);
     check_budget(work, budget);
     run.sampler = TokenSampler(s.sampling);  // torch.manual_seed(seed) before generate
     if (generated_in_view && s.generate > 0) {  // the generated ids, as generate appends them
-        const std::vector<int64_t> all = generate_cached(m, run.tokens.ids, s.generate, run.sampler);
-        run.generated.assign(all.begin() + static_cast<std::ptrdiff_t>(run.tokens.ids.size()), all.end());
+        run.generated = m.generate(run.tokens.ids, s.generate, run.sampler);
         for (const int64_t id : run.generated) run.tokens = with_token(model, std::move(run.tokens), id);
     }
 
     // Keys and values are T x head_dim a head: kept everywhere, they are the cache.
-    std::vector<KeptStages> keep(m.blocks.size(), KeptStages::only(model_run_stages(model)));
-    if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only(model_run_stages(model), run.head);
+    std::vector<KeptStages> keep(static_cast<size_t>(shape.layers), KeptStages::only(m.cache_stages()));
+    if (run.layer >= 0) keep[static_cast<size_t>(run.layer)] = KeptStages::only(m.cache_stages(), run.head);
     // The logits of the positions whose next tokens are shown (the last; --next-at's) and
     // generation starts from (the last): not all T x vocab, GPT-2 small's largest product.
     std::vector<Eigen::Index> logit_rows{static_cast<Eigen::Index>(position)};
     if (position != T - 1) logit_rows.push_back(static_cast<Eigen::Index>(T - 1));
-    forward_.emplace(m, run.tokens.ids, std::move(keep), GptForward::kLogitProducts, std::move(logit_rows));
-    forward_->hook_z(run_z_hook(run, model_shape(model).head_dim));
-    extra_steps_ = (s.logit_lens ? static_cast<int>(m.blocks.size()) + 1 : 0) + (attribute_.empty() ? 0 : 1) +
-                   (metric_ ? 1 + static_cast<int>(m.blocks.size()) : 0);
+    forward_ = m.traced_forward(run.tokens.ids, std::move(keep), std::move(logit_rows), run_z_hook(run, shape.head_dim));
+    extra_steps_ = (s.logit_lens ? shape.layers + 1 : 0) + (attribute_.empty() ? 0 : 1) + (metric_ ? 1 + shape.layers : 0);
 }
 
 std::string ModelRunSteps::next_step() const {
-    if (!forward_) return "the forward";  // a Llama-family run: one step, done when made
-    const int blocks = static_cast<int>(run_.model.model->blocks.size()), done = steps_done();
-    if (done < blocks) return "layer " + std::to_string(done + 1) + " of " + std::to_string(blocks);
-    const int parts = forward_->steps() - blocks;
-    if (done < forward_->steps())
-        return parts == 1 ? "the logits" : "the logits, part " + std::to_string(done - blocks + 1) + " of " + std::to_string(parts);
+    if (!forward_->done()) return forward_->next_step();
     if (!summed_) return "the next tokens";
+    const int blocks = model_shape(run_.model).layers;
     if (run_.lens.size() < lens_entries(run_) && s_.logit_lens)
         return "the logit lens, " + std::to_string(run_.lens.size() + 1) + " of " + std::to_string(lens_entries(run_));
     if (!attribute_.empty() && !run_.attribution) return "the logit's parts";
@@ -190,22 +142,19 @@ void ModelRunSteps::step() {
         finished_ = ++extras_done_ == extra_steps_;
         return;
     }
-    const GptModel& m = *run_.model.model;
+    const LanguageModel& m = *run_.model.model;
     ModelRun& run = run_;
     const Settings& s = s_;
-    const auto T = static_cast<int64_t>(run.tokens.ids.size());
-    GptTrace trace = forward_->take();
-    run.cache = std::make_shared<const GptCache>(cache_from_trace(m, trace));
-    run.trace = std::make_shared<const GptTrace>(std::move(trace));
+    const auto T = static_cast<Eigen::Index>(run.tokens.ids.size());
+    ModelTrace trace = forward_->take();
+    run.cache = m.cache_from(trace);
+    run.trace = std::make_shared<const ModelTrace>(std::move(trace));
     run.next_position = position_;
-    run.next_tokens = next_tokens_of(logits_at(m, *run.trace, position_), s.sampling);
+    run.next_tokens = next_tokens_of(m.logits_at(*run.trace, position_), s.sampling);
     if (changes_heads(run)) run.baseline_next_tokens = baseline_next_tokens(run, position_, s.sampling);
     score_heads(run);
-    if (s.generate > 0 && !generated_in_view_) {  // from this run's cache: the prompt is not run again
-        const std::vector<int64_t> all =
-            generate_from_cache(m, *run.cache, logits_at(m, *run.trace, T - 1), s.generate, run.sampler);
-        run.generated.assign(all.begin() + T, all.end());
-    }
+    if (s.generate > 0 && !generated_in_view_)  // from this run's cache: the prompt is not run again
+        run.generated = m.generate_after(*run.cache, m.logits_at(*run.trace, T - 1), s.generate, run.sampler);
     summed_ = true;
     finished_ = extra_steps_ == 0;
 }
@@ -215,10 +164,10 @@ namespace {
 // A trace of T tokens whose every head's weights are `before`'s first `kept_rows` rows
 // and columns in the top left corner: the rows the new tokens' cached steps fill, the new
 // columns of earlier rows masked (0).
-GptTrace padded_weights(const GptTrace& before, const std::vector<int64_t>& ids, Eigen::Index kept_rows,
+ModelTrace padded_weights(const ModelTrace& before, const std::vector<int64_t>& ids, Eigen::Index kept_rows,
                         const std::vector<std::string>& kept) {
     const auto T = static_cast<Eigen::Index>(ids.size());
-    GptTrace trace;
+    ModelTrace trace;
     trace.ids = ids;
     trace.blocks.resize(before.blocks.size());
     for (size_t l = 0; l < before.blocks.size(); ++l) {
@@ -270,8 +219,8 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     // A text cut short (no new token): its last row's logits are previous's, which an
     // extended run keeps for its own last row only.
     if (T == T0 && previous.extended) return std::nullopt;
-    std::unique_ptr<GrowingCache> cache = growing_cache(previous);  // a copy: previous stays on screen
-    if (!cache) return std::nullopt;
+    if (!previous.cache) return std::nullopt;
+    std::unique_ptr<KeyValueCache> cache = previous.cache->copy();  // previous stays on screen
     if (kept < old_ids.size()) cache->truncate(kept);
     ModelRun run;
     run.next_position = position;
@@ -288,7 +237,7 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
     run.layer = previous.layer;
     run.head = -1;  // no head has every stage yet
     run.extended = true;
-    GptTrace trace = padded_weights(*previous.trace, ids, T0, model_run_stages(run.model));
+    ModelTrace trace = padded_weights(*previous.trace, ids, T0, run.model.model->cache_stages());
     TokenStep step;
     for (Eigen::Index i = T0; i < T; ++i) {
         step = cache->append(ids[static_cast<size_t>(i)]);
@@ -303,8 +252,8 @@ std::optional<ModelRun> extend_model_run(const ModelRun& previous, const Tokeniz
             cache->add_keys_values(l, h, trace.blocks[l].attention.heads[h]);
     trace.logits = T > T0 ? step.logits : run_logits_at(previous, T - 1);  // the last position's only
     trace.logit_rows = {T - 1};
-    run.trace = std::make_shared<const GptTrace>(std::move(trace));
-    cache->store(run);
+    run.trace = std::make_shared<const ModelTrace>(std::move(trace));
+    run.cache = std::move(cache);
     run.sampler = previous.sampler;
     score_heads(run, &previous, kept);
     return run;
@@ -352,23 +301,7 @@ void pick_detail_head(const Settings& s, const ModelShape& shape, ModelRun& run)
 }
 
 RowVector run_logits_at(const ModelRun& run, Eigen::Index position) {
-    if (!run.model.llama) return logits_at(*run.model.model, *run.trace, position);
-    const std::vector<Eigen::Index>& rows = run.trace->logit_rows;
-    const auto it = std::find(rows.begin(), rows.end(), position);
-    if (it != rows.end()) return run.trace->logits.row(it - rows.begin());
-    return run.model.llama->logits(run.trace->final_normed.row(position));
-}
-
-Run compute_view(const Settings& s) {
-    if (!s.model) return compute(s);
-    return compute_view(s, load_model(*s.model, s.attention.seed));
-}
-
-Run compute_view(const Settings& s, const LoadedModel& model) {
-    Settings with_head = s;
-    with_head.layer = s.layer.value_or(0);
-    with_head.head = s.head.value_or(0);
-    return layer_view(std::make_shared<const ModelRun>(run_model(with_head, model, budget_for(s), true)));
+    return run.model.model->logits_at(*run.trace, position);
 }
 
 Run layer_view(std::shared_ptr<const ModelRun> run) {

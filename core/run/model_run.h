@@ -1,6 +1,7 @@
 #pragma once
-// One run of a GPT model on the user's text: what the CLI prints with --model and what
-// the app's model view draws. The text is GPT-2 BPE tokens; every layer keeps every
+// One run of a model, of any family (model/language_model.h), on the user's text: what
+// the CLI prints with --model and what the app's model view draws. The text is the
+// model's tokens (GPT-2's BPE, a Llama-family folder's tokenizer.json); every layer keeps every
 // head's attention weights, the chosen layer (--layer L --head H) every stage of that
 // head; then the next-token probabilities after the last position or --next-at's and,
 // with --generate, the generated tokens (chapter 5's generate: the argmax, or sampled
@@ -13,14 +14,12 @@
 
 #include "run/memory_budget.h"
 #include "run/pipeline.h"
-#include "model/gpt_forward.h"
 #include "interventions/attribution.h"
 #include "interventions/head_effects.h"
 #include "interventions/hooked_run.h"
 #include "interventions/logit_lens.h"
 #include "model/head_scores.h"
-#include "model/kv_cache.h"
-#include "model/llama_cache.h"
+#include "model/key_value_cache.h"
 #include "model/model_source.h"
 #include "model/next_token.h"
 #include "settings/settings.h"
@@ -34,7 +33,7 @@ struct ModelRun {
     // Shared, never changed once made: picking another position's next tokens
     // (with_next_at) copies the rest of the run, not every head's weights. Its logits are
     // the shown positions' only (the last, --next-at's): logits_at computes another's.
-    std::shared_ptr<const GptTrace> trace;
+    std::shared_ptr<const ModelTrace> trace;
     int layer = -1, head = -1;  // the head with every stage (-1: none)
     std::vector<TokenProbability> next_tokens;  // the 10 most probable after next_position
     int64_t next_position = -1;  // 0-based: Settings::next_at, else the last token
@@ -49,11 +48,10 @@ struct ModelRun {
     // What a head attending uniformly to what it may see scores on the same tokens: on a
     // short text even that puts much weight on the first token (row 0 has nothing else).
     HeadScores chance_scores;
-    // The keys and values of every layer: what appending a token reuses (run_cache.h grows
-    // either). A GPT model's (kv_cache.h), or a Llama-family model's (llama_cache.h: its
-    // key/value heads', not its query heads').
-    std::shared_ptr<const GptCache> cache;
-    std::shared_ptr<const LlamaCache> llama_cache;
+    // The keys and values of every layer: what appending a token reuses (a copy of it
+    // grows: model/key_value_cache.h). A Llama-family model's holds its key/value heads',
+    // not its query heads'.
+    std::shared_ptr<const KeyValueCache> cache;
     bool extended = false;  // made by extend_model_run: every head's weights only
     // Settings::ablate's heads, switched off in this run (its trace, next tokens and head
     // scores are the changed run's), and the next tokens without that.
@@ -104,9 +102,6 @@ std::string quoted_token(const LoadedModel& model, int64_t id);
 // The same in a file name: "layer1_head5" (the CLI's --export, the app's export menu).
 std::string layer_head_file(int layer, int head);
 
-// What a run of `model` on `tokens` tokens (+ generated) costs, before it starts.
-WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int generate, bool detail);
-
 // Runs s.text through `model`; --layer/--head (s.layer, s.head) name the head kept with every
 // stage (-1/-1: none) (s.model names it; loaded by the caller, once). Throws
 // InputError/ConfigError with one line: a text longer than the model's context, a
@@ -119,8 +114,8 @@ WorkEstimate estimate_model_work(const GptConfig& cfg, int64_t tokens, int gener
 ModelRun run_model(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
 // run_model a step at a time (the browser page draws a frame between steps): the
 // constructor checks what run_model checks and generates the tokens in view, each step()
-// one step of the forward (GptForward: a block, or part of the logits), then one the
-// cache, the next tokens and the head scores, then with Settings::logit_lens one an entry
+// one step of the family's traced forward (a GPT's block or part of its logits, a Llama's
+// whole forward), then one the cache, the next tokens and the head scores, then with Settings::logit_lens one an entry
 // of the lens (run_lens.h), and with Settings::attribute one the logit's parts
 // (run_attribution.h: a forward of its own). run_model is this run to its end.
 // `model` must outlive the object.
@@ -128,8 +123,11 @@ struct HeadEffectsWork;  // run_head_effects.h
 
 class ModelRunSteps {
 public:
-    ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false);
-    int steps() const { return forward_ ? forward_->steps() + 1 + extra_steps_ : 1; }
+    // `tokens`: the text's, when the caller has them (model_input_tokens(s, model)): a
+    // change is tokenized once.
+    ModelRunSteps(const Settings& s, const LoadedModel& model, const Budget& budget, bool generated_in_view = false,
+                  std::optional<Tokenized> tokens = std::nullopt);
+    int steps() const { return forward_->steps() + 1 + extra_steps_; }
     int steps_done() const { return finished_ ? steps() : forward_->steps_done() + (summed_ ? 1 : 0) + extras_done_; }
     bool done() const { return finished_; }
     // What the next step computes: "layer 3 of 12", "the logits" (or "the logits, part 2
@@ -144,7 +142,7 @@ private:
     bool generated_in_view_;
     ModelRun run_;
     int64_t position_ = 0;
-    std::optional<GptForward> forward_;
+    std::unique_ptr<TracedForward> forward_;
     std::vector<int64_t> attribute_;  // Settings::attribute's ids
     std::optional<EffectMetric> metric_;  // Settings::head_effects's
     std::shared_ptr<HeadEffectsWork> effects_;  // made by the first of their steps
@@ -167,15 +165,15 @@ Tokenized model_input_tokens(const Settings& s, const LoadedModel& model);
 
 // `previous` edited into `tokens`: the first k tokens both have keep previous's keys,
 // values and every head's rows (causal: a position does not see the tokens after it), and
-// each token after them is one cached step (kv_cache.h, a Llama's llama_cache.h: its query
-// against the cached keys), which gives every layer's and query head's weights a row. So
+// each token after them is one cached step (the run's KeyValueCache: its query against
+// the cached keys), which gives every layer's and query head's weights a row. So
 // typing at the end of a long text costs a token or two, not a forward; the weights are
 // the full run's within float rounding. The next tokens are `next_at`'s (unset: the last
 // token's): a new position's from its step; one before the new tokens is previous's, from
 // its next tokens when they are that position's, else from its logits when it is a full
 // run (an extended run keeps the last row only). The run keeps every head's weights (and
-// keys and values, model_run_stages'), not the detail head's other stages: a full run
-// brings those. Nothing (a full run is needed) when the tokens are previous's, share no
+// keys and values: LanguageModel::cache_stages), not the detail head's other stages: a
+// full run brings those. Nothing (a full run is needed) when the tokens are previous's, share no
 // first token with them, need more than most_cached_steps steps, would pass the context
 // length, or next_at is past them or an earlier position previous cannot give; or when
 // previous has heads switched off (the cache's steps have no hook: a full run has).
@@ -207,12 +205,5 @@ std::optional<ModelRun> with_next_at(const ModelRun& previous, std::optional<int
 // attention trace (inputs = the LayerNorm'd residual stream its heads read), so that the
 // views of a module's pipeline draw a trained head unchanged. run.model points back.
 Run layer_view(std::shared_ptr<const ModelRun> run);
-
-// The Run a front end shows for `s`: the chapter 3 module's (pipeline.h's compute), or
-// with s.model the model's layer s.layer (0 when unset) with head s.head's every stage,
-// its generated tokens in view. What lessons are checked against.
-Run compute_view(const Settings& s);
-// The same for s.model already loaded as `model` (lessons load the shipped model once).
-Run compute_view(const Settings& s, const LoadedModel& model);
 
 }  // namespace attn

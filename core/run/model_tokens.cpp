@@ -5,9 +5,7 @@
 #include <charconv>
 #include <sstream>
 
-#include "run/llama_run.h"  // llama_token_text
-#include "run/pipeline.h"   // InputError
-#include "text/gpt2_tokenizer.h"
+#include "run/pipeline.h"  // InputError
 
 namespace attn {
 
@@ -40,27 +38,20 @@ Tokenized model_input_tokens(const Settings& s, const LoadedModel& model) {
         }
         return tokens;
     }
-    if (!model.llama) return gpt2_tokenizer().encode(s.text);
-    if (!model.tokenizer)
-        throw ModelFileError(model.name + " has no tokenizer.json attnscope reads, to tokenize the text: give token ids");
-    return model.tokenizer->encode(s.text);
+    return model.model->encode(s.text);
 }
 
 Tokenized with_token(const LoadedModel& model, Tokenized tokens, int64_t id) {
     tokens.ids.push_back(id);
     tokens.tokens.push_back(model_token_text(model, id));
-    const bool special = model.llama ? model.tokenizer && model.tokenizer->is_special(id) : id == Gpt2Tokenizer::kEndOfText;
+    const bool special = model.model->is_special(id);
     if (tokens.special.size() + 1 == tokens.ids.size()) tokens.special.push_back(special);  // kept where known
     if (!tokens.word.empty()) tokens.word.push_back(tokens.word.back() + 1);
     return tokens;
 }
 
 std::string model_token_text(const LoadedModel& model, int64_t id) {
-    if (model.llama) return llama_token_text(model.tokenizer.get(), id);
-    if (id >= 0 && id < Gpt2Tokenizer::kVocabSize) {
-        return gpt2_tokenizer().token_display(id);
-    }
-    return "<" + std::to_string(id) + ">";
+    return model.model->token_text(id);
 }
 
 std::string quoted_token(const LoadedModel& model, int64_t id) { return "'" + model_token_text(model, id) + "'"; }

@@ -24,7 +24,7 @@ struct Run {
     std::string embedding;             // what was used: "book" or "random"
     int64_t vocab_size = 0;            // rows of the token embedding table ("random")
     Trace trace;                       // model stages start with the embedding stages
-    // A GPT model's run, of which this Run shows one layer's attention (run/model_run.h:
+    // A model's run, of which this Run shows one layer's attention (run/model_run.h:
     // layer_view); null for the chapter 3 module.
     std::shared_ptr<const ModelRun> model;
 };

@@ -12,7 +12,7 @@ std::vector<int64_t> attribute_ids(const Settings& s, const ModelShape& shape) {
 
 void attribute_run(ModelRun& run, const std::vector<int64_t>& ids) {
     if (ids.empty()) return;
-    const std::unique_ptr<LanguageModel> model = language_model(run.model);
+    const LanguageModel* model = run.model.model.get();
     const ModelActivations activations = run_activations(*model, run.tokens.ids, run_intervention(run));
     run.attribution = attribute_logit(*model, activations, run.next_position, ids[0],
                                       ids.size() > 1 ? std::optional<int64_t>(ids[1]) : std::nullopt);

@@ -12,7 +12,7 @@ std::optional<EffectMetric> head_effects_metric(const Settings& s, const ModelSh
 
 HeadEffectsWork start_head_effects(ModelRun& run, const Settings& s, const EffectMetric& metric) {
     HeadEffectsWork work;
-    work.model = language_model(run.model);
+    work.model = run.model.model;
     work.metric = metric;
     work.how.kind = Intervention::Kind::Zero;
     if (s.patch_from && !s.patch_from->empty()) {

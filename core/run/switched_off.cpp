@@ -27,7 +27,7 @@ PatchSource patch_source(const Settings& s, const LoadedModel& model, size_t tok
         throw InputError("the patch's text has " + std::to_string(source.tokens.ids.size()) +
                          (source.tokens.ids.size() == 1 ? " token" : " tokens") + " and the text " + std::to_string(tokens) +
                          ": a patch needs texts of as many tokens");
-    source.run = std::make_shared<const ModelActivations>(run_activations(*language_model(model), source.tokens.ids));
+    source.run = std::make_shared<const ModelActivations>(run_activations(*model.model, source.tokens.ids));
     return source;
 }
 
@@ -61,15 +61,12 @@ ZHook run_z_hook(const ModelRun& run, int head_dim) {
 }
 
 std::vector<TokenProbability> baseline_next_tokens(const ModelRun& run, int64_t position, const Sampling& how) {
-    const std::vector<int64_t>& ids = run.tokens.ids;
-    if (run.model.llama) {
-        const LlamaTrace baseline = llama_forward(*run.model.llama, ids, KeptStages::only({}));
-        return next_tokens_of(llama_logits_at(*run.model.llama, baseline, position), how);
-    }
-    const GptModel& m = *run.model.model;
-    const GptTrace baseline =
-        gpt_forward(m, ids, std::vector<KeptStages>(m.blocks.size(), KeptStages::only({})), {static_cast<Eigen::Index>(position)});
-    return next_tokens_of(baseline.logits.row(0), how);
+    const LanguageModel& m = *run.model.model;
+    const std::unique_ptr<TracedForward> forward =
+        m.traced_forward(run.tokens.ids, std::vector<KeptStages>(static_cast<size_t>(m.shape().layers), KeptStages::only({})),
+                         {static_cast<Eigen::Index>(position)});
+    while (!forward->done()) forward->step();
+    return next_tokens_of(m.logits_at(forward->take(), position), how);
 }
 
 }  // namespace attn

@@ -56,7 +56,7 @@ TEST_CASE("the browser's worker runs a long chapter 3 run a head a step between 
     // the browser both are one thread (test_forward_steps.cpp checks the bits where no
     // product is split). Within 1e-6 of each stage's scale.
     const attn::Embedded e = attn::embed_texts(s);
-    const attn::KeptStages keep = app::Worker::stages_to_keep(s, 1024, 0, 2, false);
+    const attn::KeptStages keep = attn::RunSession::stages_to_keep(s, 1024, 0, 2, false);
     const attn::Run whole = attn::attend(s, e, keep);
     const attn::Run& got = *out->run;
     REQUIRE(got.trace.heads.size() == 12);
