@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::optional<Gpt2Checkpoint> loaded;
     if (!fuzz::refusals_are_fine([&] { loaded.emplace(load_gpt2_checkpoint(folder)); })) return 0;
     // Weights that load may still overflow (1e38 is finite): the forward refuses in one line.
-    std::optional<GptTrace> t;
+    std::optional<ModelTrace> t;
     if (!fuzz::refusals_are_fine([&] { t.emplace(gpt_forward(loaded->model, {0}, KeptStages::only({"weights"}))); }))
         return 0;
     const auto top = top_next_tokens(t->logits.row(0), loaded->model.cfg.vocab_size);
