@@ -60,6 +60,10 @@ std::string cli_usage() {
            "--tokenizer PATH/tokenizer.json: a Hugging Face byte-level BPE tokenizer for the chapter 3\n"
            "module; with --tokenize FILE (a JSON list of strings) only prints each string's token_ids,\n"
            "tokens and decoded text.\n"
+           "--check FILE: FILE recorded from your own attention module by attnscope_record (--print-recorder\n"
+           "prints it; docs/check.md): each stage compared with attnscope's in the order the data flows,\n"
+           "the first that differs with its cell worked out, and the known mistake that gives your numbers;\n"
+           "--json for JSON. Exit 0 when every stage matches, 1 when one differs, 2 for a bad file.\n"
            "Work that would need more memory than the budget (default a third of the machine's,\n"
            "or ATTNSCOPE_MEMORY_BUDGET; e.g. 2G) or over 60 s is refused before it starts.\n";
 }
@@ -77,6 +81,9 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         else if (flag == "--emit-pytorch") o.output.emit_pytorch = true;
         else if (flag == "--export") o.export_dir = flags.value();
         else if (flag == "--tokenize") o.tokenize_file = flags.value();
+        else if (flag == "--check") o.check_file = flags.value();
+        else if (flag == "--json") o.json = true;
+        else if (flag == "--print-recorder") o.print_recorder = true;
         else if (o.interventions.read(flag, [&] { return flags.value(); })) continue;
         else throw attn::ArgsError("unknown argument '" + flag + "' (see --help)");
     }
@@ -87,6 +94,12 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
     if (o.output.emit_pytorch && o.export_dir) throw attn::ArgsError("--emit-pytorch and --export cannot be combined");
     if (o.tokenize_file && (o.settings.model || o.export_dir || o.output.emit_pytorch))
         throw attn::ArgsError("--tokenize only tokenizes: it takes --tokenizer PATH/tokenizer.json and nothing to run");
+    if ((o.check_file || o.print_recorder) &&
+        (o.settings.model || o.export_dir || o.output.emit_pytorch || !o.output.stages.empty() || o.tokenize_file ||
+         o.interventions.any() || o.output.time_runs || (o.check_file && o.print_recorder)))
+        throw attn::ArgsError("--check FILE reads the recorded module only (with --json for JSON), --print-recorder "
+                              "prints the recorder: neither takes anything to run");
+    if (o.json && !o.check_file) throw attn::ArgsError("--json is --check's: the other outputs are JSON already");
     if (o.settings.model && o.output.time_runs)
         throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");
     o.interventions.ablate = o.settings.ablate;

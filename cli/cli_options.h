@@ -17,6 +17,9 @@ struct CliOptions {
     attn::OutputRequest output;             // --stages, --time, --emit-pytorch, --export
     std::optional<std::string> export_dir;  // --export DIR
     std::optional<std::string> tokenize_file;  // --tokenize FILE: only tokenize FILE's strings
+    std::optional<std::string> check_file;     // --check FILE: a recorded module checked (check/attention_check.h)
+    bool json = false;                         // --json: --check's report as JSON
+    bool print_recorder = false;               // --print-recorder: scripts/attnscope_record.py
     // --ablate, --patch, --logit-lens, --attribute, --head-effects (with --model: a run of
     // run/intervention_run.h). Not settings yet: the app's links do not carry them.
     attn::InterventionFlags interventions;

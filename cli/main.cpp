@@ -19,6 +19,9 @@
 #include "output/model_files.h"
 #include "run/run_session.h"
 #include "output/intervention_json.h"
+#include "output/check_report.h"
+#include "output/python_scripts.h"
+#include "check/attention_check.h"
 #include "base/version.h"
 #include "numerics/blas_kernels.h"
 #include "numerics/machine.h"
@@ -88,6 +91,16 @@ int main(int argc, char** argv) {
         }
         const attn::Settings& s = o.settings;
         if (o.tokenize_file) return tokenize_strings(o);
+        if (o.print_recorder) {
+            std::cout << attn::kAttnscopeRecordPy;
+            return std::cout.good() ? 0 : 1;
+        }
+        if (o.check_file) {  // 0: every stage matches, 1: one differs (a bad file: 2, below)
+            const attn::AttentionCheck check = attn::check_attention(attn::read_recorded_attention(*o.check_file));
+            if (o.json) attn::write_check_json(std::cout, check);
+            else attn::write_check_text(std::cout, check);
+            return check.first ? 1 : 0;
+        }
         if (o.interventions.any()) {  // every family, one path (model/language_model.h)
             const attn::LoadedModel model = attn::load_model(*s.model, s.attention.seed);
             const attn::InterventionRun run = attn::run_interventions(s, o.interventions, model, attn::budget_for(s));

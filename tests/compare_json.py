@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Compares two attnscope trace JSON objects: the same keys both ways at every level, the
 same strings and integers, null only where the other has null (a masked -inf score), and
-every other number within kStageRelative (tests/tolerance.h, read from there; why it is
+every other number within kStageRelative (core/numerics/tolerance.h, read from there; why it is
 relative to the stage is said there) of its stage's scale: the largest |number| the
 expected object holds under the same key (one head's `weights`, the whole `output`).
 
@@ -26,8 +26,9 @@ import traceback
 
 
 def tolerance_constant(name):
-    """A constant of tests/tolerance.h, the one definition of the golden tolerances."""
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tolerance.h"), encoding="utf-8") as f:
+    """A constant of core/numerics/tolerance.h, the one definition of the golden tolerances."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "core", "numerics", "tolerance.h"), encoding="utf-8") as f:
         return float(re.search(rf"constexpr double {name} = ([0-9.e+-]+);", f.read()).group(1))
 
 

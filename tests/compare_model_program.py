@@ -4,7 +4,7 @@
 PROGRAM.out's last line is the program's JSON: token_ids, layer, head, weights,
 next_token [{id, prob}], next_token_position, generated (with --generate), and with an
 intervention baseline_next_token (compared as next_token is). Each stage
-agrees within kModelRelative (tests/tolerance.h) of its scale (its largest absolute value
+agrees within kModelRelative (core/numerics/tolerance.h) of its scale (its largest absolute value
 in the CLI's JSON): the head's
 weights against layers[layer]["heads"][head]["weights"], the next tokens' probabilities
 rank by rank (the ids too, unless two probabilities are that close: a tie may come in

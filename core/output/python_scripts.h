@@ -11,6 +11,7 @@ namespace attn {
 extern const char* const kBookGptPy;          // scripts/book_gpt.py
 extern const char* const kGpt2SafetensorsPy;  // scripts/gpt2_safetensors.py
 extern const char* const kLlamaFamilyPy;      // scripts/llama_family.py
+extern const char* const kAttnscopeRecordPy;  // scripts/attnscope_record.py: attnscope-cli --print-recorder
 
 // The top-level statement of Python `source` that defines `name` ("class NAME", "def
 // NAME" or "NAME = ..."): its first line and every line after it up to the next one at

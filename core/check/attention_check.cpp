@@ -1,0 +1,190 @@
+#include "check/attention_check.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "attention/attention.h"
+#include "check/mistakes.h"
+#include "model/safetensors.h"  // ModelFileError
+#include "numerics/tolerance.h"
+
+namespace attn {
+
+namespace {
+
+std::string number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return text;
+}
+
+// The module the record describes, as the engine builds it, with the recorded weights.
+AttentionModule recorded_module(const RecordedAttention& r) {
+    AttentionConfig cfg;
+    // MultiHeadAttention (3.6.2) has out_proj; CausalAttention (3.5) a mask and no out_proj;
+    // SelfAttention_v2 (3.4.2) neither.
+    cfg.variant = r.out_proj ? Variant::Mha : r.mask ? Variant::Causal : Variant::SelfV2;
+    if (!r.out_proj && r.heads > 1)
+        throw ModelFileError("a module of " + std::to_string(r.heads) + " heads without out_proj: attnscope checks "
+                             "the book's MultiHeadAttention (3.6.2) and its single-head classes");
+    cfg.d_out = cfg.d_out_v = r.d_out;
+    cfg.heads = r.heads;
+    cfg.dropout = r.dropout;
+    cfg.training = r.training;
+    cfg.qkv_bias = r.b_query.has_value();
+    if (r.b_query.has_value() != r.b_key.has_value() || r.b_query.has_value() != r.b_value.has_value())
+        throw ModelFileError("W_query, W_key and W_value do not all have a bias, or all none (qkv_bias is one setting)");
+    AttentionModule m = build_attention(r.d_in, cfg);
+    Projections& p = m.projections.at(0);
+    p.W_query = r.W_query;
+    p.W_key = r.W_key;
+    p.W_value = r.W_value;
+    p.b_query = r.b_query;
+    p.b_key = r.b_key;
+    p.b_value = r.b_value;
+    if (r.out_proj) {
+        m.out_proj->weight = *r.W_out;
+        m.out_proj->bias = r.b_out;
+    }
+    return m;
+}
+
+// The stages as the check compares them: the whole stage, or one matrix a head.
+std::vector<Matrix> ours_of(const Trace& t, const std::string& stage) {
+    if (stage == "weights" || stage == "dropped_weights") {
+        std::vector<Matrix> heads;
+        for (const HeadTrace& h : t.heads) heads.push_back(h.at(stage));
+        return heads;
+    }
+    if (stage == "output") return {t.output.at(0)};
+    if (stage == "concat") return {t.heads.size() > 1 ? t.model.at("concat") : t.heads[0].at("context")};
+    Matrix whole(t.heads[0].at(stage).rows(), 0);  // queries, keys, values: the heads side by side
+    for (const HeadTrace& h : t.heads) {
+        const Matrix& part = h.at(stage);
+        whole.conservativeResize(part.rows(), whole.cols() + part.cols());
+        whole.rightCols(part.cols()) = part;
+    }
+    return {whole};
+}
+
+double scale_of(const std::vector<Matrix>& stage) {
+    double scale = 0.0;
+    for (const Matrix& m : stage) scale = std::max(scale, stage_scale(m));
+    return scale;
+}
+
+// The first cell of `yours` farther than `tolerance` from `ours`.
+std::optional<CellDifference> first_difference(const std::string& stage, const std::vector<Matrix>& yours,
+                                               const std::vector<Matrix>& ours, double tolerance) {
+    for (size_t h = 0; h < ours.size(); ++h)
+        for (Eigen::Index i = 0; i < ours[h].rows(); ++i)
+            for (Eigen::Index j = 0; j < ours[h].cols(); ++j)
+                if (!(std::abs(yours[h](i, j) - ours[h](i, j)) <= tolerance)) {
+                    CellDifference d;
+                    d.stage = stage;
+                    d.head = ours.size() > 1 || stage == "weights" || stage == "dropped_weights" ? static_cast<int>(h) : -1;
+                    d.row = i;
+                    d.col = j;
+                    d.yours = yours[h](i, j);
+                    d.ours = ours[h](i, j);
+                    d.tolerance = tolerance;
+                    return d;
+                }
+    return std::nullopt;
+}
+
+// a·b written out: "0.43×0.12 + 0.15×0.81 + … = 0.31" (the first 6 terms).
+std::string dot_text(const RowVector& a, const RowVector& b) {
+    std::string text;
+    for (Eigen::Index k = 0; k < a.size() && k < 6; ++k) text += (k ? " + " : "") + number(a(k)) + "×" + number(b(k));
+    if (a.size() > 6) text += " + … (" + std::to_string(a.size()) + " terms)";
+    return text + " = " + number(a.dot(b));
+}
+
+// The cell worked out as attnscope computes it, from its own stages.
+std::string arithmetic(const RecordedAttention& r, const Trace& t, const CellDifference& d) {
+    const Eigen::Index i = d.row, j = d.col;
+    if (d.stage == "queries" || d.stage == "keys" || d.stage == "values") {
+        const Matrix& W = d.stage == "queries" ? r.W_query : d.stage == "keys" ? r.W_key : r.W_value;
+        return d.stage + "[" + std::to_string(i) + "][" + std::to_string(j) + "] = input row · W column = " +
+               dot_text(r.input.row(i), W.col(j).transpose());
+    }
+    if (d.stage == "weights" || d.stage == "dropped_weights") {
+        const HeadTrace& head = t.heads.at(static_cast<size_t>(d.head));
+        const Matrix& q = head.at("queries");
+        const Matrix& k = head.at("keys");
+        const Matrix& scaled = head.at(head.find("masked_scores") ? "masked_scores" : "scaled_scores");
+        std::string text = "score = query " + std::to_string(i) + " · key " + std::to_string(j) + " = " +
+                           dot_text(q.row(i), k.row(j)) + "; ÷ √" + std::to_string(q.cols()) + " = " +
+                           number(head.at("scaled_scores")(i, j));
+        if (std::isinf(scaled(i, j))) return text + "; masked (−∞): weight 0";
+        // softmax: exp(s_ij) / Σ_k exp(s_ik) over the keys the row sees (a masked one adds 0).
+        std::string sum;
+        int terms = 0;
+        for (Eigen::Index c = 0; c < scaled.cols(); ++c) {
+            if (std::isinf(scaled(i, c))) continue;
+            if (++terms <= 6) sum += (terms > 1 ? " + " : "") + std::string("exp(") + number(scaled(i, c)) + ")";
+        }
+        if (terms > 6) sum += " + … (" + std::to_string(terms) + " keys)";
+        text += "; weight = exp(" + number(scaled(i, j)) + ") / (" + sum + ") = " + number(head.at("weights")(i, j));
+        return text + (d.stage == "dropped_weights" ? "; in evaluation dropout leaves it as it is" : "");
+    }
+    if (d.stage == "concat") {
+        const int hd = r.head_dim(), h = static_cast<int>(j) / hd;
+        const HeadTrace& head = t.heads.at(static_cast<size_t>(h));
+        const Matrix& w = head.at(head.find("dropped_weights") ? "dropped_weights" : "weights");
+        return "head " + std::to_string(h) + "'s context[" + std::to_string(i) + "][" + std::to_string(j % hd) +
+               "] = weights row · values column = " + dot_text(w.row(i), head.at("values").col(j % hd).transpose());
+    }
+    if (d.stage == "output" && r.W_out) {
+        const Matrix& concat = t.heads.size() > 1 ? t.model.at("concat") : t.heads[0].at("context");
+        return "output[" + std::to_string(i) + "][" + std::to_string(j) + "] = heads' context row · out_proj column" +
+               (r.b_out ? " + bias " + number((*r.b_out)(j)) : "") + " = " + dot_text(concat.row(i), r.W_out->col(j).transpose());
+    }
+    return "output = the head's context vectors: weights · values";
+}
+
+std::string module_text(const RecordedAttention& r) {
+    return (r.class_name.empty() ? std::string("the module") : r.class_name) + "(d_in=" + std::to_string(r.d_in) +
+           ", d_out=" + std::to_string(r.d_out) + ", num_heads=" + std::to_string(r.heads) +
+           ", dropout=" + number(r.dropout) + (r.training ? ", training" : ", eval") + ")";
+}
+
+}  // namespace
+
+AttentionCheck check_attention(const RecordedAttention& r) {
+    AttentionCheck check;
+    check.module = module_text(r);
+    Trace t;
+    try {
+        t = forward(recorded_module(r), r.input, nullptr);
+    } catch (const ConfigError& e) {
+        throw ModelFileError(std::string("the recorded settings: ") + e.what());
+    }
+    const bool draws = r.training && r.dropout > 0.0;
+    for (const std::string stage : {"queries", "keys", "values", "weights", "dropped_weights", "concat", "output"}) {
+        const auto it = r.stages.find(stage);
+        if (it == r.stages.end()) continue;
+        if (draws && stage != "queries" && stage != "keys" && stage != "values" && stage != "weights") {
+            check.notes.push_back(stage + " not compared: the module is training with dropout " + number(r.dropout) +
+                                  ", whose random draws are your generator's; record it after .eval() to check them");
+            continue;
+        }
+        const std::vector<Matrix> ours = ours_of(t, stage);
+        const double tolerance = kStageRelative * std::max(scale_of(ours), 1e-30);
+        check.first = first_difference(stage, it->second, ours, tolerance);
+        if (!check.first) {
+            check.matched.push_back(stage);
+            continue;
+        }
+        check.first->arithmetic = arithmetic(r, t, *check.first);
+        check.diagnoses = diagnose(r, stage, it->second, tolerance);
+        return check;
+    }
+    if (!r.stages.count("weights"))
+        check.notes.push_back("weights not recorded: the module has no dropout to hook (the book's SelfAttention_v2); "
+                              "its output was compared");
+    return check;
+}
+
+}  // namespace attn

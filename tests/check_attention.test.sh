@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# `attnscope-cli --check` on modules recorded through the real recorder (the file
+# `--print-recorder` prints, scripts/attnscope_record.py) with Debian's PyTorch: the book's
+# chapter 3 classes (tests/golden/book_modules.py, scripts/book_gpt.py) are found correct, in evaluation and in
+# training with dropout; each mistake of tests/check/buggy_attention.py is found at its stage
+# with its diagnosis, exit 1; a file that is not a record, or whose shapes do not fit, is
+# refused in one line, exit 2.
+# Usage: tests/check_attention.test.sh BUILD_DIR   (ctest passes the build directory)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/cli_lib.sh" "${1:-}" torch
+"$cli" --print-recorder >"$tmp/attnscope_record.py" || fail "--print-recorder" "exit $?"
+cmp -s "$tmp/attnscope_record.py" "$here/../scripts/attnscope_record.py" || fail "--print-recorder" "not scripts/attnscope_record.py"
+
+# Every module recorded once: inputs of the book's "Your journey starts with one step".
+pythonpath="$tmp:$here/check:$here/golden:$here/../scripts"
+if ! PYTHONPATH="$pythonpath" "$python" - "$tmp" <<'PY' 2>"$tmp/err"; then
+import sys
+import torch
+import attnscope_record
+from book_modules import SelfAttention_v2, CausalAttention
+from book_gpt import MultiHeadAttention
+from buggy_attention import BUGS, BuggyMultiHeadAttention
+
+out = sys.argv[1]
+inputs = torch.tensor([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
+                       [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]])
+batch = torch.stack((inputs, inputs))  # the book's batch of two; the first sequence is checked
+torch.manual_seed(123)
+attnscope_record.record(SelfAttention_v2(3, 2), inputs, f"{out}/self_v2.safetensors")  # unbatched, as 3.4
+torch.manual_seed(123)
+attnscope_record.record(CausalAttention(3, 2, 6, 0.0).eval(), batch, f"{out}/causal.safetensors")
+torch.manual_seed(123)
+attnscope_record.record(MultiHeadAttention(3, 4, 6, 0.0, num_heads=2), batch, f"{out}/mha.safetensors")
+torch.manual_seed(123)
+attnscope_record.record(MultiHeadAttention(3, 6, 6, 0.5, num_heads=3, qkv_bias=True).eval(), batch[:1],
+                        f"{out}/mha_bias_eval.safetensors")
+torch.manual_seed(123)
+attnscope_record.record(MultiHeadAttention(3, 4, 6, 0.5, num_heads=2), batch, f"{out}/mha_training.safetensors")
+for bug in BUGS:
+    torch.manual_seed(123)
+    module = BuggyMultiHeadAttention(3, 6, 6, 0.5 if bug == "dropout_in_eval" else 0.0, num_heads=3, bug=bug).eval()
+    attnscope_record.record(module, batch[:1], f"{out}/{bug}.safetensors")
+PY
+    fail "recording" "the recorder failed"
+fi
+
+for name in self_v2 causal mha mha_bias_eval mha_training; do
+    if "$cli" --check "$tmp/$name.safetensors" >"$tmp/out" 2>"$tmp/err" && grep -q "every recorded stage matches" "$tmp/out"; then
+        echo "ok:   the book's $name: $(grep -o 'matches:.*' "$tmp/out")"
+        passed=$((passed + 1))
+    else
+        fail "the book's $name" "$(cat "$tmp/out")"
+    fi
+done
+grep -q "dropped_weights not compared: the module is training" <(
+    "$cli" --check "$tmp/mha_training.safetensors") || fail "training" "no note on the dropout's draws"
+
+for bug in $(PYTHONPATH="$pythonpath" "$python" -c 'from buggy_attention import BUGS; print(" ".join(BUGS))'); do
+    read -r stage words < <(PYTHONPATH="$pythonpath" "$python" -c \
+        "from buggy_attention import BUGS; s, w = BUGS['$bug']; print(s, w)")
+    "$cli" --check "$tmp/$bug.safetensors" --json >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if why=$("$python" - "$tmp/out" "$stage" "$words" "$rc" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+stage, words, rc = sys.argv[2], sys.argv[3], int(sys.argv[4])
+first = report["first_difference"]
+assert rc == 1, f"exit {rc}"
+assert first and first["stage"] == stage, f"first difference at {first and first['stage']}, not {stage}"
+assert any(words in d for d in report["diagnoses"]), f"diagnoses {report['diagnoses']}"
+assert first["arithmetic"], "no arithmetic"
+print(f"{stage}, row {first['row']} column {first['column']}: {report['diagnoses'][0]}")
+PY
+    ); then
+        echo "ok:   $bug -> $why"
+        passed=$((passed + 1))
+    else
+        fail "$bug" "$why"
+    fi
+done
+
+# Files that are not a record, or whose parts do not fit one another.
+printf 'not a safetensors file' >"$tmp/junk.safetensors"
+expect_error "not safetensors" "junk.safetensors: " --check "$tmp/junk.safetensors"
+expect_error "no such file" "absent.safetensors" --check "$tmp/absent.safetensors"
+if PYTHONPATH="$tmp" "$python" - "$tmp" <<'PY' 2>"$tmp/err"; then
+import json, sys, torch
+from attnscope_record import write_safetensors
+out = sys.argv[1]
+meta = {"class": '"MultiHeadAttention"', "d_in": "3", "d_out": "4", "num_heads": "2", "dropout": "0.0",
+        "training": "false", "qkv_bias": "false", "mask": "true", "out_proj": "true"}
+parts = {"input": torch.rand(6, 3), "param.W_query.weight": torch.rand(4, 3), "param.W_key.weight": torch.rand(4, 3),
+         "param.W_value.weight": torch.rand(4, 3), "param.out_proj.weight": torch.rand(4, 4),
+         "stage.weights": torch.rand(3, 6, 6)}
+write_safetensors(f"{out}/heads.safetensors", parts, meta)
+write_safetensors(f"{out}/heads_setting.safetensors", parts, dict(meta, num_heads='"two"'))
+PY
+    expect_error "weights of the wrong shape" "stage.weights is \[3, 6, 6\]: 2 heads of 6 tokens make \[2, 6, 6\]" \
+        --check "$tmp/heads.safetensors"
+    expect_error "a setting that is not a number" "the setting num_heads is not a whole number" \
+        --check "$tmp/heads_setting.safetensors"
+else
+    fail "writing bad records" "$(cat "$tmp/err")"
+fi
+expect_error "check with a run" "--check FILE reads the recorded module only" --check "$tmp/mha.safetensors" --model gpt-ch4
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
