@@ -49,6 +49,9 @@ AttentionModule recorded_module(const RecordedAttention& r) {
     return m;
 }
 
+// The heads' context vectors side by side, what out_proj reads (a single head's own).
+const Matrix& heads_context(const Trace& t) { return t.heads.size() > 1 ? t.model.at("concat") : t.heads[0].at("context"); }
+
 // The stages as the check compares them: the whole stage, or one matrix a head.
 std::vector<Matrix> ours_of(const Trace& t, const std::string& stage) {
     if (stage == "weights" || stage == "dropped_weights") {
@@ -57,7 +60,7 @@ std::vector<Matrix> ours_of(const Trace& t, const std::string& stage) {
         return heads;
     }
     if (stage == "output") return {t.output.at(0)};
-    if (stage == "concat") return {t.heads.size() > 1 ? t.model.at("concat") : t.heads[0].at("context")};
+    if (stage == "concat") return {heads_context(t)};
     Matrix whole(t.heads[0].at(stage).rows(), 0);  // queries, keys, values: the heads side by side
     for (const HeadTrace& h : t.heads) {
         const Matrix& part = h.at(stage);
@@ -137,7 +140,7 @@ std::string arithmetic(const RecordedAttention& r, const Trace& t, const CellDif
                "] = weights row · values column = " + dot_text(w.row(i), head.at("values").col(j % hd).transpose());
     }
     if (d.stage == "output" && r.W_out) {
-        const Matrix& concat = t.heads.size() > 1 ? t.model.at("concat") : t.heads[0].at("context");
+        const Matrix& concat = heads_context(t);
         return "output[" + std::to_string(i) + "][" + std::to_string(j) + "] = heads' context row · out_proj column" +
                (r.b_out ? " + bias " + number((*r.b_out)(j)) : "") + " = " + dot_text(concat.row(i), r.W_out->col(j).transpose());
     }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <optional>
 
+#include "attention/attention.h"  // softmax_rows
+
 namespace attn {
 
 std::vector<Matrix> head_columns(const Matrix& whole, int heads) {
@@ -33,16 +35,6 @@ Matrix masked(Matrix scores, bool past, float fill) {
         for (Eigen::Index j = 0; j < scores.cols(); ++j)
             if (past ? j < i : j > i) scores(i, j) = fill;
     return scores;
-}
-
-Matrix softmax_rows(const Matrix& x) {
-    Matrix out(x.rows(), x.cols());
-    for (Eigen::Index i = 0; i < x.rows(); ++i) {
-        const float top = x.row(i).maxCoeff();
-        out.row(i) = (x.row(i).array() - top).exp().matrix();
-        out.row(i) /= out.row(i).sum();
-    }
-    return out;
 }
 
 Matrix softmax_columns(const Matrix& x) { return softmax_rows(x.transpose()).transpose(); }
@@ -166,50 +158,46 @@ std::vector<std::string> dropout_mistakes(const RecordedAttention& r, const std:
             "(torch.nn.functional.dropout(..., training=True), or a dropout that is not the module's own)"};
 }
 
-std::vector<std::string> concat_mistakes(const RecordedAttention& r, const std::vector<Matrix>& yours, double tolerance) {
+// Each head's context from the user's own weights (after dropout, where recorded) and their
+// `with` ("values"; "keys" for the keys-as-values mistake): T x head_dim a head.
+std::optional<std::vector<Matrix>> head_contexts(const RecordedAttention& r, const char* with) {
     const auto& st = r.stages;
     const char* weights_stage = st.count("dropped_weights") ? "dropped_weights" : "weights";
-    if (!st.count(weights_stage) || !st.count("values") || !st.count("keys")) return {};
+    if (!st.count(weights_stage) || !st.count(with)) return std::nullopt;
     const std::vector<Matrix>& w = st.at(weights_stage);
-    const std::vector<Matrix> v = head_columns(st.at("values")[0], r.heads), k = head_columns(st.at("keys")[0], r.heads);
-    const Eigen::Index T = yours[0].rows(), hd = r.head_dim();
+    const std::vector<Matrix> v = head_columns(st.at(with)[0], r.heads);
     std::vector<Matrix> contexts;
-    for (int h = 0; h < r.heads; ++h) contexts.push_back(w[h] * v[h]);  // T x hd
-    const auto side_by_side = [&](const std::vector<Matrix>& parts, bool reversed) {
-        Matrix all(T, r.d_out);
-        for (int h = 0; h < r.heads; ++h) all.middleCols(h * hd, hd) = parts[reversed ? r.heads - 1 - h : h];
-        return all;
-    };
+    for (int h = 0; h < r.heads; ++h) contexts.push_back(w[h] * v[h]);
+    return contexts;
+}
+
+// The heads' parts side by side (T x d_out), in their order or the last head first.
+Matrix side_by_side(const std::vector<Matrix>& parts, bool reversed = false) {
+    const auto heads = static_cast<int>(parts.size());
+    const Eigen::Index hd = parts[0].cols();
+    Matrix all(parts[0].rows(), hd * heads);
+    for (int h = 0; h < heads; ++h) all.middleCols(h * hd, hd) = parts[static_cast<size_t>(reversed ? heads - 1 - h : h)];
+    return all;
+}
+
+std::vector<std::string> concat_mistakes(const RecordedAttention& r, const std::vector<Matrix>& yours, double tolerance) {
+    const std::optional<std::vector<Matrix>> contexts = head_contexts(r, "values");
+    if (!contexts) return {};
     std::vector<std::string> found;
     const auto gives = [&](const Matrix& m) { return closest_gap({m}, yours) <= tolerance; };
-    if (r.heads > 1 && gives(side_by_side(contexts, true)))
+    if (r.heads > 1 && gives(side_by_side(*contexts, true)))
         found.push_back("the heads' context vectors concatenated in the wrong order (the last head first)");
     if (r.heads > 1) {  // the heads x T x hd contexts' memory read as T x d_out
+        const Eigen::Index T = r.tokens(), hd = r.head_dim();
         Matrix stacked(T * r.heads, hd);
-        for (int h = 0; h < r.heads; ++h) stacked.middleRows(h * T, T) = contexts[h];
+        for (int h = 0; h < r.heads; ++h) stacked.middleRows(h * T, T) = (*contexts)[static_cast<size_t>(h)];
         if (gives(Eigen::Map<const Matrix>(stacked.data(), T, r.d_out)))
             found.push_back("the heads put back together by view(b, num_tokens, d_out) without transpose(1, 2) first: "
                             "each row mixes tokens");
     }
-    std::vector<Matrix> with_keys;
-    for (int h = 0; h < r.heads; ++h) with_keys.push_back(w[h] * k[h]);
-    if (gives(side_by_side(with_keys, false))) found.push_back("the keys used as values: the context is weights · keys");
+    if (const auto with_keys = head_contexts(r, "keys"); with_keys && gives(side_by_side(*with_keys)))
+        found.push_back("the keys used as values: the context is weights · keys");
     return found;
-}
-
-// The heads' context vectors side by side, from the user's own weights (after dropout where
-// recorded) and values: what out_proj should have read.
-std::optional<Matrix> heads_context(const RecordedAttention& r, bool keys_for_values = false) {
-    const auto& st = r.stages;
-    const char* weights_stage = st.count("dropped_weights") ? "dropped_weights" : "weights";
-    const char* v_stage = keys_for_values ? "keys" : "values";
-    if (!st.count(weights_stage) || !st.count(v_stage)) return std::nullopt;
-    const std::vector<Matrix>& w = st.at(weights_stage);
-    const std::vector<Matrix> v = head_columns(st.at(v_stage)[0], r.heads);
-    const Eigen::Index hd = r.head_dim();
-    Matrix all(r.tokens(), r.d_out);
-    for (int h = 0; h < r.heads; ++h) all.middleCols(h * hd, hd) = w[h] * v[h];
-    return all;
 }
 
 std::vector<std::string> output_mistakes(const RecordedAttention& r, const std::vector<Matrix>& yours, double tolerance) {
@@ -217,7 +205,9 @@ std::vector<std::string> output_mistakes(const RecordedAttention& r, const std::
     const auto gives = [&](const Matrix& m) { return closest_gap({m}, yours) <= tolerance; };
     if (r.W_out) {
         // The input out_proj saw, else (a forward that never called it) what it should have.
-        const std::optional<Matrix> concat = r.stages.count("concat") ? r.stages.at("concat")[0] : heads_context(r);
+        std::optional<Matrix> concat;
+        if (r.stages.count("concat")) concat = r.stages.at("concat")[0];
+        else if (const auto contexts = head_contexts(r, "values")) concat = side_by_side(*contexts);
         if (!concat) return found;
         const auto out_proj = [&](const Matrix& x) {
             Matrix y = x * *r.W_out;
@@ -229,7 +219,7 @@ std::vector<std::string> output_mistakes(const RecordedAttention& r, const std::
         return found;
     }
     // A single head's output is its context vectors.
-    if (const std::optional<Matrix> with_keys = heads_context(r, true); with_keys && gives(*with_keys))
+    if (const auto with_keys = head_contexts(r, "keys"); with_keys && gives(side_by_side(*with_keys)))
         found.push_back("the keys used as values: the context is weights · keys");
     return found;
 }

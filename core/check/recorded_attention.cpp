@@ -22,8 +22,9 @@ public:
 
     const TensorEntry* find(const std::string& name) const { return file_.header().find(name); }
 
-    // `name` as floats of exactly `shape` ("[T, d_in]" words it in a refusal).
-    Matrix matrix(const std::string& name, const std::vector<int64_t>& shape, const std::string& words) const {
+    // `name` as floats of exactly `shape` (`words` says what makes that shape), row-major as
+    // torch's C order, each finite.
+    std::vector<float> floats(const std::string& name, const std::vector<int64_t>& shape, const std::string& words) const {
         const TensorEntry* e = find(name);
         if (!e) throw ModelFileError(file_.path() + ": no " + name + " (" + words + ")");
         if (!is_float_dtype(e->dtype))
@@ -31,37 +32,31 @@ public:
         if (e->shape != shape)
             throw ModelFileError(file_.path() + ": " + name + " is " + e->shape_text() + ": " + words + " make " +
                                  shape_text(shape));
-        const int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
-        Matrix m(rows, shape.empty() ? 1 : shape.back());
         std::vector<float> all(static_cast<size_t>(e->elements()));
         file_.read_floats(*e, all.data());
         for (float v : all)
             if (!std::isfinite(v)) throw ModelFileError(file_.path() + ": " + name + " holds inf or nan");
-        std::copy(all.begin(), all.end(), m.data());  // row-major, as torch's C order
+        return all;
+    }
+
+    // A matrix or a vector (one row).
+    Matrix matrix(const std::string& name, const std::vector<int64_t>& shape, const std::string& words) const {
+        const std::vector<float> all = floats(name, shape, words);
+        Matrix m(shape.size() >= 2 ? shape[shape.size() - 2] : 1, shape.back());
+        std::copy(all.begin(), all.end(), m.data());
         return m;
     }
 
-    // The heads x T x T stage `name` as one T x T matrix a head.
+    // The heads x T x T stage `name` as one T x T matrix a head (T x T in a single-head class).
     std::vector<Matrix> slices(const std::string& name, int heads, int T, bool single_head_class) const {
-        const TensorEntry* e = find(name);
-        const std::vector<int64_t> shape = single_head_class ? std::vector<int64_t>{T, T} : std::vector<int64_t>{heads, T, T};
-        const std::string words = single_head_class ? std::to_string(T) + " tokens"
-                                                    : std::to_string(heads) + " heads of " + std::to_string(T) + " tokens";
-        if (!e) throw ModelFileError(file_.path() + ": no " + name);
-        if (e->shape != shape)
-            throw ModelFileError(file_.path() + ": " + name + " is " + e->shape_text() + ": " + words + " make " +
-                                 shape_text(shape));
-        if (!is_float_dtype(e->dtype))
-            throw ModelFileError(file_.path() + ": " + name + " is " + dtype_name(e->dtype) + ", not a float tensor");
-        std::vector<float> all(static_cast<size_t>(e->elements()));
-        file_.read_floats(*e, all.data());
+        const std::vector<float> all =
+            single_head_class ? floats(name, {T, T}, std::to_string(T) + " tokens")
+                              : floats(name, {heads, T, T}, std::to_string(heads) + " heads of " + std::to_string(T) + " tokens");
         std::vector<Matrix> out;
         for (int h = 0; h < heads; ++h) {
             Matrix m(T, T);
             std::copy(all.begin() + static_cast<std::ptrdiff_t>(h) * T * T,
                       all.begin() + static_cast<std::ptrdiff_t>(h + 1) * T * T, m.data());
-            for (Eigen::Index i = 0; i < m.size(); ++i)
-                if (!std::isfinite(m.data()[i])) throw ModelFileError(file_.path() + ": " + name + " holds inf or nan");
             out.push_back(std::move(m));
         }
         return out;

@@ -125,7 +125,8 @@ public:
     virtual std::string token_text(int64_t id) const = 0;
     virtual bool is_special(int64_t id) const = 0;
     // A run over `tokens` tokens keeping every head's weights (and, with `detail`, one
-    // layer's every stage), then `generate` more: memory and time, before it starts.
+    // layer's every stage), then `generate` more, each one cached step: memory and time,
+    // before it starts.
     virtual WorkEstimate run_work(int64_t tokens, int generate, bool detail) const = 0;
     // The stages a run keeps of every head: its weights, and the keys and values its
     // KV cache is made of, under the forward's names.

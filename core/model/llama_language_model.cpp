@@ -197,7 +197,11 @@ public:
     bool is_special(int64_t id) const override { return tokenizer_ && tokenizer_->is_special(id); }
 
     WorkEstimate run_work(int64_t tokens, int generate, bool) const override {
-        return llama_run_work(m_->config(), tokens + generate);
+        // The forward over the tokens, then each generated token one cached step: a token's
+        // products, with every layer's weights converted again (llama_append_token).
+        WorkEstimate w = llama_run_work(m_->config(), tokens);
+        w.seconds += generate * llama_run_work(m_->config(), 1).forward_seconds;
+        return w;
     }
 
     std::vector<std::string> cache_stages() const override { return {"weights", "keys_rotated", "values"}; }

@@ -54,7 +54,10 @@ public:
     std::shared_ptr<Run> step();  // a step of the run in steps; its Run once done
     std::shared_ptr<Run> run(const Request& r);  // start, then every step: its Run
     bool stepping() const { return model_steps_.has_value() || attend_.has_value(); }
-    void drop() { model_steps_.reset(), attend_.reset(); }  // a run in steps that failed
+    void drop() {  // a run in steps that failed
+        model_steps_.reset();
+        attend_.reset();
+    }
     // The run in steps: how far ("sotu-small: layer 3 of 4", "mha: head 3 of 12") and its
     // steps; empty and 0 when none.
     std::string next_step() const;
