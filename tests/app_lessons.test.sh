@@ -56,7 +56,7 @@ mkdir -p "$HF_HUB_CACHE"
 missing_exit=$?
 check "--lesson open-model without its model exits 2 with one line naming how to get it" \
     test $missing_exit -eq 2 -a "$(wc -l <"$WORK/missing.err")" -eq 1 -a \
-    "$(grep -c 'lesson open-model needs HuggingFaceTB/SmolLM2-135M from the Hugging Face cache: huggingface-cli download HuggingFaceTB/SmolLM2-135M' "$WORK/missing.err")" -eq 1
+    "$(grep -c 'lesson open-model needs HuggingFaceTB/SmolLM2-135M from the Hugging Face cache: attnscope-cli --model HuggingFaceTB/SmolLM2-135M downloads it' "$WORK/missing.err")" -eq 1
 start_app
 wait_state "$(settled)"
 check "the state lists the lesson whose model is missing" \

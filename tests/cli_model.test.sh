@@ -108,7 +108,7 @@ ln -s "$tmp/hub" "$tmp/home/hub"
 HF_HOME="$tmp/home" expect_json "gpt2 from \$HF_HOME/hub" "d['model']['name'] == 'gpt2' and d['model']['n_layer'] == 2" \
     --model gpt2 --text "a!b"
 HF_HUB_CACHE="$tmp/nothing" expect_error "gpt2 not in the cache says how to get it" \
-    "not in the Hugging Face cache .*huggingface-cli download openai-community/gpt2" --model gpt2 --text hi
+    "not in the Hugging Face cache .*attnscope-cli --model openai-community/gpt2 downloads it" --model gpt2 --text hi
 
 # Bad input: one line, exit 2.
 expect_error "text longer than the context" "17 GPT-2 tokens; the model reads at most 16" \

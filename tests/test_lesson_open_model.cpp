@@ -60,9 +60,9 @@ TEST_CASE("without its model the real-model lesson is listed with how to get it,
     CHECK(missing.id == "open-model");
     CHECK(missing.model == kRepo);
     CHECK(attn::missing_model_note(missing.model) ==
-          "needs HuggingFaceTB/SmolLM2-135M from the Hugging Face cache: huggingface-cli download HuggingFaceTB/SmolLM2-135M");
+          "needs HuggingFaceTB/SmolLM2-135M from the Hugging Face cache: attnscope-cli --model HuggingFaceTB/SmolLM2-135M downloads it");
     CHECK_THROWS_WITH(attn::load_model(kRepo, 0), Catch::Contains("is not in the Hugging Face cache") &&
-                                                       Catch::Contains("huggingface-cli download " + std::string(kRepo)));
+                                                       Catch::Contains("attnscope-cli --model " + std::string(kRepo) + " downloads it"));
 }
 
 TEST_CASE("with its model in the cache every step of the real-model lesson runs and fills every placeholder",

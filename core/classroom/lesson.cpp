@@ -322,7 +322,7 @@ Lesson load_lesson(const std::string& path, LessonWork* work) {
 
 void check_model_lesson(const Lesson& lesson, LessonWork* work) {
     if (lesson.model.empty()) throw LessonError(lesson.file + ": runs on no cache model");
-    if (huggingface_llama_folder(lesson.model).empty())
+    if (huggingface_model_folder(lesson.model).empty())
         throw LessonError(lesson.file + ": " + missing_model_note(lesson.model));
     LessonWork unused;
     check_lesson_cost(lesson, work ? *work : unused);
@@ -330,7 +330,7 @@ void check_model_lesson(const Lesson& lesson, LessonWork* work) {
 }
 
 std::string missing_model_note(const std::string& model) {
-    return "needs " + model + " from the Hugging Face cache: huggingface-cli download " + model;
+    return "needs " + model + " from the Hugging Face cache: attnscope-cli --model " + model + " downloads it";
 }
 
 LessonLibrary load_lessons(const std::string& dir) {
@@ -344,7 +344,7 @@ LessonLibrary load_lessons(const std::string& dir) {
     for (const std::string& f : files) {
         try {
             Lesson lesson = load_lesson(f, &library.work);
-            const bool missing = !lesson.model.empty() && huggingface_llama_folder(lesson.model).empty();
+            const bool missing = !lesson.model.empty() && huggingface_model_folder(lesson.model).empty();
             (missing ? library.missing_model : library.lessons).push_back(std::move(lesson));
         } catch (const LessonError& e) {
             library.errors.push_back(e.what());

@@ -94,7 +94,7 @@ LessonLibrary load_lessons(const std::string& dir);
 // Runs every step of a lesson on a cache model and checks what it names, as loading
 // checks the other lessons. Throws LessonError (also when the cache has no such model).
 void check_model_lesson(const Lesson& lesson, LessonWork* work = nullptr);
-// "needs ORG/NAME from the Hugging Face cache: huggingface-cli download ORG/NAME".
+// "needs ORG/NAME from the Hugging Face cache: attnscope-cli --model ORG/NAME downloads it".
 std::string missing_model_note(const std::string& model);
 
 // The default settings with the step's flags applied. Throws LessonError.

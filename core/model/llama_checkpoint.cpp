@@ -30,8 +30,8 @@ std::string read_small(const std::string& path, uint64_t cap, const std::string&
     }
 }
 
-// The shard names of model.safetensors.index.json's weight_map: plain file names in the
-// folder, never a path that leaves it.
+}  // namespace
+
 std::map<std::string, std::string> weight_map(const std::string& index_path) {
     const nlohmann::json j = nlohmann::json::parse(read_small(index_path, kMaxIndexBytes, "an index"), nullptr, false);
     if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
@@ -46,6 +46,8 @@ std::map<std::string, std::string> weight_map(const std::string& index_path) {
     }
     return out;
 }
+
+namespace {
 
 const char* torch_dtype(TensorDtype d) {
     return d == TensorDtype::F32 ? "float32" : d == TensorDtype::F16 ? "float16" : "bfloat16";

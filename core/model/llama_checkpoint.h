@@ -22,6 +22,10 @@
 
 namespace attn {
 
+// model.safetensors.index.json's weight_map: tensor name to shard, each shard a plain file
+// name in the folder, never a path that leaves it. Throws ModelFileError otherwise.
+std::map<std::string, std::string> weight_map(const std::string& index_path);
+
 // One decoder layer, its weights as nn.Linear keeps them and Hugging Face stores them:
 // [out, in], used as x @ W^T (F.linear). Read in that order, they are converted without
 // a transposed copy, and the products take them transposed at no cost.

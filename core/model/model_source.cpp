@@ -4,12 +4,12 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 
 #include "base/data_dir.h"
 #include "base/file_io.h"
 #include "model/gpt2_checkpoint.h"
+#include "model/hub_cache.h"
 
 namespace attn {
 
@@ -41,18 +41,6 @@ bool is_file(const std::string& path) {
 bool exists(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
-}
-
-std::string env(const char* name) {
-    const char* v = std::getenv(name);
-    return v && *v ? v : "";
-}
-
-std::string hub_cache() {
-    if (!env("HF_HUB_CACHE").empty()) return env("HF_HUB_CACHE");
-    if (!env("HF_HOME").empty()) return env("HF_HOME") + "/hub";
-    if (!env("XDG_CACHE_HOME").empty()) return env("XDG_CACHE_HOME") + "/huggingface/hub";
-    return env("HOME") + "/.cache/huggingface/hub";
 }
 
 std::vector<std::string> subfolders(const std::string& path) {
@@ -93,6 +81,14 @@ std::string llama_snapshot(const std::string& repo) {
     });
 }
 
+// A snapshot folder with a config.json and its weights (any family: GPT-2's repositories too).
+std::string model_snapshot(const std::string& repo) {
+    return first_snapshot(repo, [](const std::string& dir) {
+        return is_file(dir + "/config.json") &&
+               (is_file(dir + "/model.safetensors") || is_file(dir + "/model.safetensors.index.json"));
+    });
+}
+
 }  // namespace
 
 bool is_llama_family_folder(const std::string& path) {
@@ -107,7 +103,7 @@ bool is_llama_family_folder(const std::string& path) {
 
 std::vector<FoundCheckpoint> find_huggingface_llama() {
     std::vector<FoundCheckpoint> found;
-    const std::string hub = hub_cache();
+    const std::string hub = hub_cache_dir();
     for (const std::string& repo : subfolders(hub)) {
         if (repo.rfind("models--", 0) != 0) continue;
         const std::string dir = llama_snapshot(hub + "/" + repo);
@@ -127,7 +123,7 @@ bool shipped_model_present(const std::string& name) { return is_file(shipped_mod
 
 std::vector<FoundCheckpoint> find_huggingface_gpt2() {
     std::vector<FoundCheckpoint> found;
-    const std::string hub = hub_cache();
+    const std::string hub = hub_cache_dir();
     for (const char* name : kGpt2Sizes)
         for (const std::string& repo : {"models--openai-community--" + std::string(name), "models--" + std::string(name)}) {
             const std::string file = snapshot_file(hub + "/" + repo);
@@ -148,23 +144,23 @@ bool is_hub_repo_id(const std::string& name) {
            (name.size() < 12 || name.compare(name.size() - 12, 12, ".safetensors") != 0);
 }
 
-std::string huggingface_llama_folder(const std::string& repo_id) {
-    for (const FoundCheckpoint& f : find_huggingface_llama())
-        if (f.name == repo_id) return f.file;
-    return "";
+std::string huggingface_model_folder(const std::string& repo_id) {
+    // The snapshot refs/main names with every file the model needs; else, as a cache that
+    // a download of some files only or another tool wrote may be, the first that has a
+    // config and weights.
+    const std::string complete = hub_complete_snapshot(repo_id, "main");
+    return complete.empty() ? model_snapshot(hub_repo_folder(repo_id)) : complete;
 }
 
-std::string llama_family_folder(const std::string& name) {
+std::string model_folder(const std::string& name) {
     // A Hugging Face repository id ("HuggingFaceTB/SmolLM2-135M") names its folder in the
     // cache, unless something of that relative path is here.
-    if (is_hub_repo_id(name) && !exists(name)) {
-        const std::string folder = huggingface_llama_folder(name);
-        if (folder.empty())
-            throw ArgsError(name + " is not in the Hugging Face cache (" + hub_cache() +
-                            ") as a Llama-family model; get it with: huggingface-cli download " + name);
-        return folder;
-    }
-    return is_llama_family_folder(name) ? name : "";
+    if (!is_hub_repo_id(name) || exists(name)) return name;
+    const std::string folder = huggingface_model_folder(name);
+    if (folder.empty())
+        throw ArgsError(name + " is not in the Hugging Face cache (" + hub_cache_dir() + "): attnscope --model " + name +
+                        " or attnscope-cli --model " + name + " downloads it");
+    return folder;
 }
 
 bool is_model_name(const std::string& name) {
@@ -181,8 +177,8 @@ LoadedModel load_model(const std::string& name, uint64_t seed) {
         m.model = gpt_language_model(std::make_shared<const GptModel>(build_gpt_ch4(gpt_config_124m(), seed)));
         return m;
     }
-    const std::string folder = llama_family_folder(name);
-    if (!folder.empty()) {
+    const std::string folder = model_folder(name);
+    if (is_llama_family_folder(folder)) {
         auto llama = std::make_shared<const LlamaCheckpoint>(folder);
         m.file = folder;
         m.dtype = llama->dtype();
@@ -197,15 +193,15 @@ LoadedModel load_model(const std::string& name, uint64_t seed) {
         m.model = llama_language_model(std::move(llama), std::move(tokenizer));
         return m;
     }
-    std::string path = name;
+    std::string path = folder;  // a GPT-2 checkpoint: a repository's snapshot, a folder or a file
     if (is_shipped_model(name)) path = shipped_model_dir(name);
     if (std::find(std::begin(kGpt2Sizes), std::end(kGpt2Sizes), name) != std::end(kGpt2Sizes)) {
         const std::vector<FoundCheckpoint> found = find_huggingface_gpt2();
         const auto it = std::find_if(found.begin(), found.end(), [&](const FoundCheckpoint& f) { return f.name == name; });
         if (it == found.end())
-            throw ArgsError(name + " is not in the Hugging Face cache (" + hub_cache() +
-                            "); get it with: huggingface-cli download openai-community/" + name +
-                            " model.safetensors config.json (or give --model the file's path)");
+            throw ArgsError(name + " is not in the Hugging Face cache (" + hub_cache_dir() +
+                            "): attnscope-cli --model openai-community/" + name +
+                            " downloads it (or give --model the file's path)");
         path = it->file;
     }
     Gpt2Checkpoint c = load_gpt2_checkpoint(path);

@@ -6,7 +6,8 @@
 //                        OpenAI's GPT-2, found in the Hugging Face cache
 //   a Llama-family folder  config.json of model_type llama, qwen2 or qwen3 (llama_config.h),
 //                        its safetensors and tokenizer.json, as Hugging Face has them
-//   ORG/NAME             such a model in the Hugging Face cache, by its repository id
+//   ORG/NAME             a GPT-2 or Llama-family model in the Hugging Face cache, by its
+//                        repository id (core/hub/ fetches it there)
 //   anything else        a checkpoint: a .safetensors file or a folder holding model.safetensors
 #include <cstdint>
 #include <memory>
@@ -64,14 +65,14 @@ std::vector<FoundCheckpoint> find_huggingface_llama();
 
 // Whether `name` has the shape of a Hugging Face repository id, ORG/NAME.
 bool is_hub_repo_id(const std::string& name);
-// The folder of the cache's Llama-family model `repo_id` ("HuggingFaceTB/SmolLM2-135M"),
-// "" when the cache has no such model.
-std::string huggingface_llama_folder(const std::string& repo_id);
+// The snapshot folder of the cache's model `repo_id` ("HuggingFaceTB/SmolLM2-135M",
+// "openai-community/gpt2"), "" when the cache has no such model.
+std::string huggingface_model_folder(const std::string& repo_id);
 
-// The Llama-family folder `name` gives: the cache's folder of a repository id, `name` itself
-// when it is such a folder, "" when it is neither (a GPT model's name or file). Throws
-// ArgsError for a repository id the cache does not have (saying how to get it).
-std::string llama_family_folder(const std::string& name);
+// The folder or file `name` gives: the cache's snapshot folder of a repository id, `name`
+// itself otherwise. Throws ArgsError for a repository id the cache does not have (saying
+// how to get it).
+std::string model_folder(const std::string& name);
 
 // Whether `path` is a folder whose config.json names a Llama-family model_type.
 bool is_llama_family_folder(const std::string& path);
