@@ -4,6 +4,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "model/model_source.h"
 #include "output/trace_json.h"
 #include "settings/flag_reader.h"
 
@@ -38,8 +39,10 @@ std::string cli_usage() {
            "--emit-pytorch prints a PyTorch program that prints the same JSON instead,\n"
            "--export DIR writes every stage to DIR as .npy and .csv files.\n"
            "--model NAME|PATH runs a GPT model instead (gpt-ch4: chapter 4's, seeded; sotu-small:\n"
-           "the shipped trained model; gpt2: from the Hugging Face cache; or a .safetensors file\n"
-           "or folder) and prints every layer's and head's weights and the next tokens (after the\n"
+           "the shipped trained model; gpt2: from the Hugging Face cache; ORG/NAME: a GPT-2 or Llama-family\n"
+           "repository on the Hugging Face Hub, downloaded into its cache when it is not there, --revision REV\n"
+           "for a branch, tag or commit other than main (docs/models.md: HF_ENDPOINT, HF_TOKEN,\n"
+           "HF_HUB_OFFLINE); or a .safetensors file or folder) and prints every layer's and head's weights and the next tokens (after the\n"
            "last token, or --next-at P's, 0-based); --layer L --head H adds every stage of that\n"
            "head, --generate N appends N tokens (greedy, or sampled as chapter 5's generate with\n"
            "--temperature, --top-k, --sample-seed); --export DIR writes every head's weights (and\n"
@@ -84,6 +87,7 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
         else if (flag == "--check") o.check_file = flags.value();
         else if (flag == "--json") o.json = true;
         else if (flag == "--print-recorder") o.print_recorder = true;
+        else if (flag == "--revision") o.revision = flags.value();
         else if (o.interventions.read(flag, [&] { return flags.value(); })) continue;
         else throw attn::ArgsError("unknown argument '" + flag + "' (see --help)");
     }
@@ -99,6 +103,9 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
          o.interventions.any() || o.output.time_runs || (o.check_file && o.print_recorder)))
         throw attn::ArgsError("--check FILE reads the recorded module only (with --json for JSON), --print-recorder "
                               "prints the recorder: neither takes anything to run");
+    if (o.revision && (!o.settings.model || !attn::is_hub_repo_id(*o.settings.model)))
+        throw attn::ArgsError("--revision pins the branch, tag or commit of --model ORG/NAME, a Hub repository");
+    if (o.revision && o.revision->empty()) throw attn::ArgsError("--revision needs a branch, tag or commit");
     if (o.json && !o.check_file) throw attn::ArgsError("--json is --check's: the other outputs are JSON already");
     if (o.settings.model && o.output.time_runs)
         throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");

@@ -20,6 +20,7 @@ struct CliOptions {
     std::optional<std::string> check_file;     // --check FILE: a recorded module checked (check/attention_check.h)
     bool json = false;                         // --json: --check's report as JSON
     bool print_recorder = false;               // --print-recorder: scripts/attnscope_record.py
+    std::optional<std::string> revision;       // --revision REV: the branch, tag or commit of --model ORG/NAME
     // --ablate, --patch, --logit-lens, --attribute, --head-effects (with --model: a run of
     // run/intervention_run.h). Not settings yet: the app's links do not carry them.
     attn::InterventionFlags interventions;

@@ -9,6 +9,9 @@
 #include <iostream>
 
 #include "cli_options.h"
+#ifdef ATTNSCOPE_HUB
+#include "hub_download.h"
+#endif
 #include "output/stage_files.h"
 #include "numerics/memory.h"
 #include "run/pipeline.h"
@@ -89,7 +92,7 @@ int main(int argc, char** argv) {
             std::cout << cli::cli_usage();
             return 0;
         }
-        const attn::Settings& s = o.settings;
+        attn::Settings s = o.settings;
         if (o.tokenize_file) return tokenize_strings(o);
         if (o.print_recorder) {
             std::cout << attn::kAttnscopeRecordPy;
@@ -101,6 +104,9 @@ int main(int argc, char** argv) {
             else attn::write_check_text(std::cout, check);
             return check.first ? 1 : 0;
         }
+#ifdef ATTNSCOPE_HUB
+        cli::fetch_hub_model(s, o.revision);  // --model ORG/NAME not in the cache: downloaded first
+#endif
         if (o.interventions.any()) {  // every family, one path (model/language_model.h)
             const attn::LoadedModel model = attn::load_model(*s.model, s.attention.seed);
             const attn::InterventionRun run = attn::run_interventions(s, o.interventions, model, attn::budget_for(s));

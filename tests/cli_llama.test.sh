@@ -108,7 +108,7 @@ expect_error "over the budget" "needs about .* \(budget" --model "$model" --ids 
     --memory-budget 1K
 
 # By repository id: a Hugging Face cache holding a copy as ORG/NAME (refs/main naming its
-# snapshot) gives the folder's very JSON; an id the cache has not is refused in one line.
+# snapshot) gives the folder's very JSON; offline, an id the cache has not is refused in one line.
 repo="$tmp/hub/models--test--tiny-llama"
 mkdir -p "$repo/refs" "$repo/snapshots"
 cp -r "$model" "$repo/snapshots/abc123"
@@ -122,8 +122,9 @@ if HF_HUB_CACHE="$tmp/hub" "$cli" --model test/tiny-llama --ids 1,2,3 >"$tmp/by-
 else
     fail "repository id" "$(head -c 300 "$tmp/err")"
 fi
-HF_HUB_CACHE="$tmp/hub" expect_error "a repository id the cache has not" \
-    "test/absent is not in the Hugging Face cache .*huggingface-cli download test/absent" --model test/absent --ids 1,2
+# (Downloading one is tests/cli_hub.test.sh's.)
+HF_HUB_OFFLINE=1 HF_HUB_CACHE="$tmp/hub" expect_error "a repository id the cache has not, offline" \
+    "test/absent is not in the Hugging Face cache .* and HF_HUB_OFFLINE is set: unset it to download it" --model test/absent --ids 1,2
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The engine's folders depend one way, bottom to top (docs/architecture.md):
-#   base -> numerics, text -> attention -> model -> interventions -> check -> settings -> run -> output -> classroom
+#   base -> numerics, text -> attention -> model -> hub -> interventions -> check -> settings -> run -> output -> classroom
 # A file may include its own folder's headers and those of folders below it, never one
 # above: attention (the math) knows nothing of settings, the model nothing of runs.
 # core/ includes no app/ or cli/ header and no GUI library. The app's folders have their
@@ -51,7 +51,7 @@ def check_tree(tree, rank, top=None, forbidden=()):
                                f"reaches up to {tree}/{folder} (layer {rank[folder]})")
 
 
-check_tree("core", {"base": 0, "numerics": 1, "text": 1, "attention": 2, "model": 3, "interventions": 3.5, "check": 3.7, "settings": 4, "run": 5,
+check_tree("core", {"base": 0, "numerics": 1, "text": 1, "attention": 2, "model": 3, "hub": 3.2, "interventions": 3.5, "check": 3.7, "settings": 4, "run": 5,
                     "output": 6, "classroom": 7},
            forbidden=("imgui", "GLFW/", "GL/", "app/", "cli/", "state/", "views/", "panels/", "graphics/"))
 # The app's folders (app/CMakeLists.txt): its ImGui-free state, then the OpenGL drawing,

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""A server on 127.0.0.1 that answers as the Hugging Face Hub does, for the download tests.
+
+  fake_hub.py --repo ORG/NAME=FOLDER [--repo ...] [--branch ORG/NAME@REV=FOLDER] [--gated ORG/NAME]
+              [--renamed OLD/NAME=ORG/NAME] [--huge ORG/NAME] [--cut-first BYTES] [--corrupt FILE]
+              [--log FILE] --port-file FILE
+
+What it answers, as huggingface_hub expects of huggingface.co:
+  HEAD/GET /ORG/NAME/resolve/REV/PATH
+    a *.safetensors file (stored with Git LFS on the Hub): 302 to /cdn/SHA256 with
+      X-Linked-Etag "SHA256", X-Linked-Size and X-Repo-Commit;
+    another file: 200 with ETag "GIT-BLOB-SHA1", Content-Length and X-Repo-Commit;
+    401 X-Error-Code RepoNotFound for an unknown repository (the Hub hides private ones so),
+    401 GatedRepo for --gated without "Authorization: Bearer hf_test_token",
+    404 RevisionNotFound, 404 EntryNotFound; a --renamed repository: 307 to the new name's path.
+  GET /cdn/SHA256: the bytes, with Range requests answered 206.
+REV is main, the commit itself (40 hex digits) or a --branch's name. --huge reports 1 PB as
+the weights' size. --cut-first closes the first transfer of each large file after BYTES;
+--corrupt flips one byte of FILE's served bytes (its headers keep the true digest).
+Every request goes to --log as "METHOD PATH range=RANGE auth=yes|no".
+"""
+import argparse
+import hashlib
+import http.server
+import os
+import sys
+import threading
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--repo", action="append", default=[])
+ap.add_argument("--branch", action="append", default=[])
+ap.add_argument("--gated", action="append", default=[])
+ap.add_argument("--renamed", action="append", default=[])
+ap.add_argument("--huge", action="append", default=[])
+ap.add_argument("--cut-first", type=int, default=0)
+ap.add_argument("--corrupt", default="")
+ap.add_argument("--log", default=os.devnull)
+ap.add_argument("--port-file", required=True)
+args = ap.parse_args()
+
+TOKEN = "hf_test_token"
+lock = threading.Lock()
+blobs = {}        # sha256 -> (bytes served, file name)
+cut_done = set()  # sha256s whose first transfer was cut
+
+
+def commit_of(repo, rev):
+    return hashlib.sha1(f"{repo}@{rev}".encode()).hexdigest()
+
+
+def load(folder):
+    files = {}
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            files[name] = open(path, "rb").read()
+    return files
+
+
+repos = {}  # repo -> {rev or commit: (commit, files)}
+for spec in args.repo:
+    repo, folder = spec.split("=", 1)
+    entry = (commit_of(repo, "main"), load(folder))
+    repos.setdefault(repo, {})["main"] = entry
+    repos[repo][entry[0]] = entry
+for spec in args.branch:
+    at, folder = spec.split("=", 1)
+    repo, rev = at.split("@", 1)
+    entry = (commit_of(repo, rev), load(folder))
+    repos.setdefault(repo, {})[rev] = entry
+    repos[repo][entry[0]] = entry
+renamed = dict(spec.split("=", 1) for spec in args.renamed)
+
+
+class Hub(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def answer(self, status, headers=(), body=b""):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def error(self, status, code, message):
+        self.answer(status, [("X-Error-Code", code), ("Content-Type", "application/json")],
+                    ('{"error": "%s"}' % message).encode())
+
+    def do_HEAD(self):
+        self.handle_any()
+
+    def do_GET(self):
+        self.handle_any()
+
+    def handle_any(self):
+        with open(args.log, "a") as log:
+            print(self.command, self.path, "range=" + self.headers.get("Range", "-"),
+                  "auth=" + ("yes" if self.headers.get("Authorization") else "no"), file=log)
+        path = self.path.split("?")[0]
+        if path.startswith("/cdn/"):
+            return self.serve_blob(path[5:])
+        parts = path.lstrip("/").split("/")
+        if len(parts) < 5 or parts[2] != "resolve":
+            return self.error(404, "EntryNotFound", "not a resolve URL")
+        repo, rev, name = parts[0] + "/" + parts[1], parts[3].replace("%2F", "/"), "/".join(parts[4:])
+        if repo in renamed:
+            return self.answer(307, [("Location", "/" + renamed[repo] + "/" + "/".join(parts[2:]))])
+        if repo not in repos:
+            return self.error(401, "RepoNotFound", "Repository not found")
+        if repo in args.gated and self.headers.get("Authorization") != "Bearer " + TOKEN:
+            return self.error(401, "GatedRepo", "Access to model %s is restricted and you are not in the authorized list" % repo)
+        if rev not in repos[repo]:
+            return self.error(404, "RevisionNotFound", "Invalid rev id: " + rev)
+        commit, files = repos[repo][rev]
+        if name not in files:
+            return self.error(404, "EntryNotFound", "Entry not found")
+        data = files[name]
+        if name.endswith(".safetensors"):
+            sha = hashlib.sha256(data).hexdigest()
+            served = bytearray(data)
+            if name == args.corrupt:
+                served[len(served) // 2] ^= 1
+            with lock:
+                blobs[sha] = (bytes(served), name)
+            size = 10**15 if repo in args.huge else len(data)
+            # On another host name, as the Hub's file server is: the token must not go there.
+            return self.answer(302, [("Location", "http://localhost:%d/cdn/%s" % (self.server.server_address[1], sha)),
+                                     ("X-Repo-Commit", commit), ("X-Linked-Etag", '"%s"' % sha),
+                                     ("X-Linked-Size", str(size)), ("ETag", '"pointer"')])
+        git_sha = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+        headers = [("X-Repo-Commit", commit), ("ETag", '"%s"' % git_sha)]
+        self.send_response(200)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def serve_blob(self, sha):
+        with lock:
+            if sha not in blobs:
+                return self.answer(404)
+            data, name = blobs[sha]
+            cut = args.cut_first and sha not in cut_done and self.command == "GET"
+            if cut:
+                cut_done.add(sha)
+        start = 0
+        rng = self.headers.get("Range", "")
+        if rng.startswith("bytes=") and rng.endswith("-"):
+            start = int(rng[6:-1])
+            if start >= len(data):
+                return self.answer(416, [("Content-Range", "bytes */%d" % len(data))])
+        body = data[start:]
+        self.send_response(206 if start else 200)
+        if start:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Accept-Ranges", "bytes")
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        if cut:  # the connection drops part-way, as a network does
+            self.wfile.write(body[:args.cut_first])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        self.wfile.write(body)
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+with open(args.port_file + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+os.replace(args.port_file + ".tmp", args.port_file)
+server.serve_forever()
