@@ -16,14 +16,6 @@ namespace cli {
 
 namespace {
 
-std::string duration_text(double seconds) {
-    const long s = std::lround(seconds);
-    char text[32];
-    if (s >= 3600) std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-    else std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
-    return text;
-}
-
 // One line redrawn in place: the file, a bar, bytes, rate, time left. At most ten a second.
 class ProgressBar {
   public:
@@ -37,11 +29,7 @@ class ProgressBar {
         constexpr int kWidth = 24;
         std::string bar(static_cast<size_t>(part * kWidth), '#');
         bar.resize(kWidth, '.');
-        std::string line = repo_ + " " + p.file + " (" + std::to_string(p.file_index) + "/" +
-                           std::to_string(p.file_count) + ") [" + bar + "] " + attn::size_text(double(p.done)) + " of " +
-                           attn::size_text(double(p.total));
-        if (p.rate > 0)
-            line += ", " + attn::size_text(p.rate) + "/s, " + duration_text(double(p.total - p.done) / p.rate) + " left";
+        const std::string line = repo_ + " [" + bar + "] " + attn::hub_progress_text(p);
         std::fprintf(stderr, "\r%-110s", line.c_str());
         std::fflush(stderr);
         shown_ = true;
@@ -49,8 +37,8 @@ class ProgressBar {
     void finish(const attn::HubFetched& got, double seconds) {
         if (!shown_) return;
         std::fprintf(stderr, "\r%-110s\n",
-                     (repo_ + ": " + attn::size_text(double(got.downloaded)) + " in " + duration_text(seconds) + " into " +
-                      got.folder).c_str());
+                     (repo_ + ": " + attn::size_text(double(got.downloaded)) + " in " + std::to_string(std::lround(seconds)) +
+                      " s into " + got.folder).c_str());
     }
     void abandon() {
         if (shown_) std::fputc('\n', stderr);  // the error's line below the bar, not over it

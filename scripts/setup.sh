@@ -9,7 +9,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # compiler driver is a Python program started for every file the web build compiles.
 export PATH="/usr/bin:$PATH"
 BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev catch2 libbenchmark-dev libonig-dev
-                libopenblas-dev libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core fonts-droid-fallback dpkg-dev)
+                libopenblas-dev libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core fonts-droid-fallback dpkg-dev
+                libcurl4-openssl-dev libssl-dev)  # the Hub's downloads (core/hub/)
 TEST_PACKAGES=(desktop-file-utils appstream xvfb xdotool x11-xserver-utils x11proto-dev imagemagick python3 xauth python3-torch libopenblas0-pthread python3-numpy python3-regex xclip time
                clang libclang-rt-14-dev)
 WEB_PACKAGES=(emscripten nodejs chromium dpkg-dev)  # scripts/web.sh: the app and engine as WebAssembly

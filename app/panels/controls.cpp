@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "views/control_widgets.h"
+#include "panels/hub_models.h"
 #include "panels/setting_widgets.h"
 #include "panels/tokenizer_controls.h"
 #include "platform/platform.h"
@@ -57,7 +58,7 @@ std::vector<ModelEntry> model_entries(const ControlValues& c) {
     for (const attn::FoundCheckpoint& f : found_llama)
         entries.push_back({f.name, "Trained: " + f.name + " (Hugging Face cache)"});
     const bool listed = std::any_of(entries.begin(), entries.end(), [&](const ModelEntry& e) { return e.name == c.model; });
-    if (c.model && !listed) entries.push_back({c.model, "File: " + *c.model});
+    if (c.model && !listed) entries.push_back({c.model, (attn::is_hub_repo_id(*c.model) ? "Hub: " : "File: ") + *c.model});
     return entries;
 }
 
@@ -68,16 +69,18 @@ void draw_model_list(ControlValues& c, WidgetRects& rects) {
     for (const ModelEntry& e : entries)
         if (e.name == c.model) current = e.label;
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::BeginCombo("##model", current.c_str())) {
+    if (ImGui::BeginCombo("##model", current.c_str(), ImGuiComboFlags_HeightLargest)) {  // the Hub's entries too
         for (size_t i = 0; i < entries.size(); ++i) {
             if (ImGui::Selectable(entries[i].label.c_str(), entries[i].name == c.model))
                 c.model = entries[i].name;
             rects.record("model_entry_" + std::to_string(i));  // where a test clicks an entry
         }
+        draw_hub_entries(c, rects);
         ImGui::TextDisabled("File > Open model… reads a GPT-2 .safetensors or a Llama-family folder");
         ImGui::EndCombo();
     }
     rects.record("model");
+    draw_hub_download(c, rects);
 }
 
 }  // namespace

@@ -14,8 +14,6 @@ void publish_state(const std::string& path, const std::string& json) {
 
 std::string deliver(const std::string&) { return ""; }  // written where the user asked
 
-std::string fetch_model(const std::optional<std::string>&, std::string&) { return ""; }
-
 std::string download_note(const std::string&) { return ""; }
 
 bool has_file_picker() { return false; }

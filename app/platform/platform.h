@@ -20,10 +20,20 @@ void publish_state(const std::string& path, const std::string& json);
 std::string deliver(const std::string& path);
 
 // The files a model needs that are not here yet: the browser page downloads the shipped
-// model only when it is chosen. Call each frame with the model the controls ask for;
-// it starts the download once. Returns the progress line ("" when nothing is pending);
-// `error` gets why a download failed. The desktop has every file.
+// model only when it is chosen; the desktop downloads a Hugging Face Hub repository
+// (ORG/NAME) that is not in the cache (hub/hub_fetch.h), on a thread of its own. Call each
+// frame with the model the controls ask for; it starts the download once. Returns the
+// progress line ("" when nothing is pending); `error` gets why a download failed (or that
+// it was cancelled).
 std::string fetch_model(const std::optional<std::string>& model, std::string& error);
+// The share of `model`'s download that is here (0 to 1), -1 when none is under way.
+double fetch_fraction(const std::optional<std::string>& model);
+// Stops `model`'s download: what arrived stays, and the next one goes on from it.
+void cancel_fetch(const std::string& model);
+// Forgets that `model`'s download failed or was cancelled: fetch_model tries again.
+void retry_fetch(const std::string& model);
+// Whether this platform fetches Hub repositories (the model list's "Get a model from the Hub").
+bool fetches_from_hub();
 // What choosing `model` will download, for the model list ("" when nothing):
 // " · a 22.9 MB download".
 std::string download_note(const std::string& model);

@@ -225,6 +225,12 @@ std::string fetch_model(const std::optional<std::string>& model, std::string& er
     return "downloading " + *model + ": " + megabytes(got) + " of " + megabytes(shipped_bytes(*model)) + "…";
 }
 
+// The page fetches the shipped models only so far: Hub repositories are the desktop's.
+double fetch_fraction(const std::optional<std::string>&) { return -1.0; }
+void cancel_fetch(const std::string&) {}
+void retry_fetch(const std::string&) {}
+bool fetches_from_hub() { return false; }
+
 std::string download_note(const std::string& model) {
     // Asked every frame the model list is drawn: a stat of the page's file system, until
     // the download is there (it stays).

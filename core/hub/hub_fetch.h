@@ -25,6 +25,10 @@ struct HubProgress {
     double rate = 0;         // bytes per second arrived in this fetch; 0 until some did
 };
 
+// "model.safetensors (2/3): 123.4 MB of 548.0 MB, 12.3 MB/s, 0:34 left" (the rate and the
+// time left once some bytes arrived): the CLI's bar and the app's line.
+std::string hub_progress_text(const HubProgress& p);
+
 struct HubFetchOptions {
     std::string revision = "main";  // a branch, tag or commit
     std::function<void(const HubProgress&)> progress;  // from the fetching thread, often

@@ -2,7 +2,7 @@
 """A server on 127.0.0.1 that answers as the Hugging Face Hub does, for the download tests.
 
   fake_hub.py --repo ORG/NAME=FOLDER [--repo ...] [--branch ORG/NAME@REV=FOLDER] [--gated ORG/NAME]
-              [--renamed OLD/NAME=ORG/NAME] [--huge ORG/NAME] [--cut-first BYTES] [--corrupt FILE]
+              [--renamed OLD/NAME=ORG/NAME] [--huge ORG/NAME] [--cut-first BYTES] [--corrupt FILE] [--rate BYTES]
               [--log FILE] --port-file FILE
 
 What it answers, as huggingface_hub expects of huggingface.co:
@@ -16,7 +16,8 @@ What it answers, as huggingface_hub expects of huggingface.co:
   GET /cdn/SHA256: the bytes, with Range requests answered 206.
 REV is main, the commit itself (40 hex digits) or a --branch's name. --huge reports 1 PB as
 the weights' size. --cut-first closes the first transfer of each large file after BYTES;
---corrupt flips one byte of FILE's served bytes (its headers keep the true digest).
+--corrupt flips one byte of FILE's served bytes (its headers keep the true digest); --rate
+serves large files at BYTES a second.
 Every request goes to --log as "METHOD PATH range=RANGE auth=yes|no".
 """
 import argparse
@@ -25,6 +26,7 @@ import http.server
 import os
 import sys
 import threading
+import time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--repo", action="append", default=[])
@@ -34,6 +36,7 @@ ap.add_argument("--renamed", action="append", default=[])
 ap.add_argument("--huge", action="append", default=[])
 ap.add_argument("--cut-first", type=int, default=0)
 ap.add_argument("--corrupt", default="")
+ap.add_argument("--rate", type=int, default=0)
 ap.add_argument("--log", default=os.devnull)
 ap.add_argument("--port-file", required=True)
 args = ap.parse_args()
@@ -171,7 +174,15 @@ class Hub(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.shutdown(2)
             return
-        self.wfile.write(body)
+        if not args.rate:
+            return self.wfile.write(body)
+        chunk = max(1, args.rate // 20)  # slowly, a twentieth of a second's bytes at a time
+        try:
+            for at in range(0, len(body), chunk):
+                self.wfile.write(body[at:at + chunk])
+                time.sleep(0.05)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (a Cancel)
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hub)

@@ -1,0 +1,78 @@
+#include "panels/hub_models.h"
+
+#include <map>
+#include <string>
+
+#include "imgui.h"
+#include "imgui_stdlib.h"
+#include "model/hub_catalog.h"
+#include "model/model_source.h"
+#include "platform/platform.h"
+#include "views/wrapping.h"
+
+namespace app {
+
+namespace {
+
+// Which of the offered models the cache has: read when the list opens, not every frame.
+std::map<std::string, bool>& cached_models() {
+    static std::map<std::string, bool> cached;
+    return cached;
+}
+
+void choose(ControlValues& c, const std::string& repo) {
+    platform::retry_fetch(repo);  // chosen again after a failure or a Cancel: try again
+    c.model = repo;
+}
+
+}  // namespace
+
+void draw_hub_entries(ControlValues& c, WidgetRects& rects) {
+    if (!platform::fetches_from_hub()) return;
+    if (ImGui::IsWindowAppearing())
+        for (const attn::HubCatalogEntry& e : attn::hub_catalog())
+            cached_models()[e.repo_id] = !attn::huggingface_model_folder(e.repo_id).empty();
+    ImGui::Separator();
+    ImGui::TextDisabled("Get a model from the Hub (Hugging Face):");
+    const std::vector<attn::HubCatalogEntry>& catalog = attn::hub_catalog();
+    for (size_t i = 0; i < catalog.size(); ++i) {
+        const attn::HubCatalogEntry& e = catalog[i];
+        const std::string label = e.label + "  ·  " + e.repo_id + "  ·  " +
+                                  (cached_models()[e.repo_id] ? "in the cache" : "a " + e.size + " download") +
+                                  (e.gated ? " (gated: accept its licence on the Hub, set HF_TOKEN)" : "");
+        if (ImGui::Selectable(label.c_str(), c.model == e.repo_id)) choose(c, e.repo_id);
+        rects.record("hub_entry_" + std::to_string(i));
+    }
+    // Any other GPT-2 or Llama-family repository, by its id.
+    static std::string typed;
+    static bool refused = false;
+    ImGui::SetNextItemWidth(-5.0f * ImGui::GetFontSize());
+    const bool enter = ImGui::InputTextWithHint("##hub_repo", "another ORG/NAME", &typed, ImGuiInputTextFlags_EnterReturnsTrue);
+    rects.record("hub_repo");
+    ImGui::SameLine();
+    if (ImGui::Button("Get") || enter) {
+        refused = !attn::is_hub_repo_id(typed);
+        if (!refused) {
+            choose(c, typed);
+            ImGui::CloseCurrentPopup();
+        }
+    }
+    rects.record("hub_get");
+    if (refused) ImGui::TextDisabled("\"%s\" is not a repository id: ORG/NAME, as the Hub's address has it", typed.c_str());
+}
+
+void draw_hub_download(const ControlValues& c, WidgetRects& rects) {
+    const double fraction = platform::fetch_fraction(c.model);
+    if (fraction < 0.0) return;
+    char percent[16];
+    std::snprintf(percent, sizeof percent, "%.0f%%", 100.0 * fraction);
+    ImGui::ProgressBar(static_cast<float>(fraction), ImVec2(-5.0f * ImGui::GetFontSize(), 0.0f), percent);
+    rects.record("hub_progress");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) platform::cancel_fetch(*c.model);
+    rects.record("hub_cancel");
+    std::string error;
+    text_wrapped_disabled("%s", platform::fetch_model(c.model, error).c_str());  // bytes, rate, time left
+}
+
+}  // namespace app
