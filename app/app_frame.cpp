@@ -120,6 +120,8 @@ bool AppFrame::frame() {
 bool AppFrame::update_run(bool take) {
     // A model whose files are still downloading (the browser page's shipped model) is not
     // asked for until they are here.
+    if (live_.controls.model)  // --revision's snapshot, once it is here: the controls name its folder
+        if (std::optional<std::string> folder = platform::pinned_folder(*live_.controls.model)) live_.controls.model = folder;
     std::string download_error;
     std::string downloading = platform::fetch_model(live_.controls.model, download_error);
     live_.files_pending(std::move(downloading), std::move(download_error));

@@ -23,6 +23,7 @@
 #include "imgui.h"
 #include "keyboard.h"
 #include "numerics/memory.h"
+#include "platform/platform.h"
 #include "state/startup.h"
 
 namespace {
@@ -133,6 +134,7 @@ int main(int argc, char** argv) {
     ImGui_ImplOpenGL3_Init("#version 330 core");
     ImGui_ImplOpenGL3_CreateDeviceObjects();  // so that FontSet can replace the font texture
 
+    if (opts.revision) app::platform::pin_revision(*startup->settings.model, *opts.revision);
     {  // the frame's GL objects must be gone before the context is
         app::AppFrame app(window, startup->settings, opts);
         glfwSwapInterval(app.unthrottled() ? 0 : 1);

@@ -5,7 +5,8 @@
 # models with their sizes; while one downloads the window keeps drawing (frames go on), a
 # progress bar with bytes, rate and time left shows, and Cancel stops it with what came kept;
 # chosen again it goes on from there (a Range request) and opens; a repository the Hub has not
-# is explained in place and the last view stays; closing the window mid-download exits 0.
+# is explained in place and the last view stays; closing the window mid-download exits 0;
+# --revision opens that branch's snapshot.
 source "$(dirname "$0")/app_lib.sh"
 need xvfb-run xdotool python3
 in_own_display
@@ -20,7 +21,7 @@ start_hub() {  # start_hub ARGS...: the fake Hub; HF_ENDPOINT names it
     [ -n "$HUB_PID" ] && kill "$HUB_PID" 2>/dev/null
     rm -f "$WORK/port"
     /usr/bin/python3 "$TESTS/hub/fake_hub.py" --port-file "$WORK/port" --log "$WORK/hub.log" \
-        --repo openai-community/gpt2="$WORK/repo" --repo test/gpt="$WORK/repo" "$@" &
+        --repo openai-community/gpt2="$WORK/repo" --repo test/gpt="$WORK/repo" --branch test/gpt@v1="$WORK/repo" "$@" &
     HUB_PID=$!
     for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.1; done
     export HF_ENDPOINT="http://127.0.0.1:$(cat "$WORK/port")"
@@ -38,6 +39,16 @@ check "--model test/gpt, not in the cache: downloaded, then opened with the fold
 check "into the cache's layout" test -L "$HF_HUB_CACHE/models--test--gpt/snapshots/$(printf 'test/gpt@main' | sha1sum | cut -d' ' -f1)/model.safetensors"
 quit_app
 check "ctrl+q exits 0" test "$APP_EXIT" -eq 0
+
+# --revision: the branch's snapshot, downloaded, then opened as its folder (as the CLI does).
+v1="$HF_HUB_CACHE/models--test--gpt/snapshots/$(printf 'test/gpt@v1' | sha1sum | cut -d' ' -f1)"
+start_app --model test/gpt --revision v1 --text "the nation"
+check "--revision v1: that branch's snapshot downloaded and opened" wait_state "$(opened "$v1")"
+check "refs/v1 names it" test "$(cat "$HF_HUB_CACHE/models--test--gpt/refs/v1")" = "$(basename "$v1")"
+quit_app
+start_app --model test/gpt --revision v1 --text "the nation"
+check "--revision v1 again: opened from the cache" wait_state "$(opened "$v1")"
+quit_app
 
 start_hub --rate 2000000
 start_app --text "the nation"

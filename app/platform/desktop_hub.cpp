@@ -13,6 +13,7 @@
 
 #include "hub/hub_error.h"
 #include "hub/hub_fetch.h"
+#include "model/hub_cache.h"
 #include "model/model_source.h"
 
 namespace app::platform {
@@ -24,7 +25,8 @@ struct HubJob {
     std::mutex mutex;  // guards the three below
     attn::HubProgress progress;
     bool finished = false;
-    std::string error;  // a finished job's failure ("" when the model is here)
+    std::string error;   // a finished job's failure ("" when the model is here)
+    std::string folder;  // a finished job's snapshot folder
     std::thread thread;
 };
 
@@ -36,22 +38,23 @@ class HubJobs {
             if (job->thread.joinable()) job->thread.join();
     }
 
-    // Starts `repo`'s download unless one ran; its job.
-    HubJob& job(const std::string& repo) {
+    // Starts `repo`'s download (at `revision`) unless one ran; its job.
+    HubJob& job(const std::string& repo, const std::string& revision) {
         std::unique_ptr<HubJob>& job = jobs_[repo];
         if (job) return *job;
         job = std::make_unique<HubJob>();
         HubJob* j = job.get();
-        j->thread = std::thread([j, repo] {
+        j->thread = std::thread([j, repo, revision] {
             attn::HubFetchOptions options;
+            options.revision = revision;
             options.cancel = &j->cancel;
             options.progress = [j](const attn::HubProgress& p) {
                 const std::lock_guard<std::mutex> lock(j->mutex);
                 j->progress = p;
             };
-            std::string error;
+            std::string error, folder;
             try {
-                attn::fetch_model(repo, options);
+                folder = attn::fetch_model(repo, options).folder;
             } catch (const attn::HubCancelled&) {
                 error = "the download of " + repo + " was cancelled: choose it in the model list again to go on from where it stopped";
             } catch (const std::exception& e) {
@@ -59,6 +62,7 @@ class HubJobs {
             }
             const std::lock_guard<std::mutex> lock(j->mutex);
             j->error = error;
+            j->folder = folder;
             j->finished = true;
         });
         return *job;
@@ -95,26 +99,51 @@ std::map<std::string, bool>& here() {
     return known;
 }
 
-// Whether `model` needs nothing fetched: a name or path, or a repository the cache has.
-// Read once a model (and again after a failed download): not every frame.
+// --revision's, by repository; and the snapshot folder of each once it is here.
+std::map<std::string, std::string>& pinned() {
+    static std::map<std::string, std::string> revisions;
+    return revisions;
+}
+std::map<std::string, std::string>& pinned_here() {
+    static std::map<std::string, std::string> folders;
+    return folders;
+}
+
+// Whether `model` needs nothing fetched: a name or path, or a repository the cache has (at
+// its pinned revision). Read once a model (and again after a failed download): not every frame.
 bool is_here(const std::string& model) {
     struct stat st {};
-    return !attn::is_hub_repo_id(model) || ::stat(model.c_str(), &st) == 0 || !attn::huggingface_model_folder(model).empty();
+    if (!attn::is_hub_repo_id(model) || ::stat(model.c_str(), &st) == 0) return true;
+    const auto pin = pinned().find(model);
+    if (pin == pinned().end()) return !attn::huggingface_model_folder(model).empty();
+    const std::string folder = attn::hub_complete_snapshot(model, pin->second);
+    if (!folder.empty()) pinned_here()[model] = folder;
+    return !folder.empty();
 }
 
 }  // namespace
 
 std::string fetch_model(const std::optional<std::string>& model, std::string& error) {
-    if (!model || here()[*model]) return "";
+    if (!model) return "";
+    // A pinned revision that is here waits for the controls to name its folder (pinned_folder):
+    // no run of the repository's main meanwhile.
+    const auto opening = [&] { return "opening " + *model + " at " + pinned()[*model] + "…"; };
+    if (pinned_here().count(*model)) return opening();
+    if (here()[*model]) return "";
     if (!jobs().find(*model) && is_here(*model)) {
         here()[*model] = true;
-        return "";
+        return pinned_here().count(*model) ? opening() : "";
     }
-    HubJob& j = jobs().job(*model);
+    const auto pin = pinned().find(*model);
+    HubJob& j = jobs().job(*model, pin == pinned().end() ? "main" : pin->second);
     const std::lock_guard<std::mutex> lock(j.mutex);
     if (j.finished) {
         if (j.error.empty()) here()[*model] = true;  // the cache has it now
         error = j.error;
+        if (j.error.empty() && pin != pinned().end()) {
+            pinned_here()[*model] = j.folder;
+            return opening();
+        }
         return "";
     }
     if (j.progress.file_count == 0) return "asking the Hub for " + *model + "…";
@@ -136,5 +165,16 @@ void cancel_fetch(const std::string& model) {
 void retry_fetch(const std::string& model) { jobs().forget(model); }
 
 bool fetches_from_hub() { return true; }
+
+void pin_revision(const std::string& repo, const std::string& revision) { pinned()[repo] = revision; }
+
+std::optional<std::string> pinned_folder(const std::string& model) {
+    const auto it = pinned_here().find(model);
+    if (it == pinned_here().end()) return std::nullopt;
+    std::string folder = it->second;
+    pinned_here().erase(it);
+    pinned().erase(model);  // chosen again from the list later: main
+    return folder;
+}
 
 }  // namespace app::platform

@@ -34,6 +34,11 @@ void cancel_fetch(const std::string& model);
 void retry_fetch(const std::string& model);
 // Whether this platform fetches Hub repositories (the model list's "Get a model from the Hub").
 bool fetches_from_hub();
+// `--model ORG/NAME --revision REV`: the repository's download fetches REV (a branch, tag
+// or commit) instead of main, and once REV is here pinned_folder(ORG/NAME) returns its
+// snapshot folder, once: the controls then name that folder, as the CLI's run does.
+void pin_revision(const std::string& repo, const std::string& revision);
+std::optional<std::string> pinned_folder(const std::string& model);
 // What choosing `model` will download, for the model list ("" when nothing):
 // " · a 22.9 MB download".
 std::string download_note(const std::string& model);

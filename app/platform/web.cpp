@@ -230,6 +230,8 @@ double fetch_fraction(const std::optional<std::string>&) { return -1.0; }
 void cancel_fetch(const std::string&) {}
 void retry_fetch(const std::string&) {}
 bool fetches_from_hub() { return false; }
+void pin_revision(const std::string&, const std::string&) {}
+std::optional<std::string> pinned_folder(const std::string&) { return std::nullopt; }
 
 std::string download_note(const std::string& model) {
     // Asked every frame the model list is drawn: a stat of the page's file system, until

@@ -1,5 +1,7 @@
 #include "state/startup.h"
 
+#include "model/model_source.h"
+
 namespace app {
 
 Startup parse_startup(const std::vector<std::string>& args) {
@@ -8,6 +10,10 @@ Startup parse_startup(const std::vector<std::string>& args) {
     if (parsed.help) return startup;
     startup.options = parse_app_options(parsed.rest);
     attn::Settings& s = startup.settings;
+    if (startup.options.revision && (!s.model || !attn::is_hub_repo_id(*s.model)))
+        throw OptionsError("--revision pins the branch, tag or commit of --model ORG/NAME, a Hub repository");
+    if (startup.options.revision && startup.options.revision->empty())
+        throw OptionsError("--revision needs a branch, tag or commit");
     // --head is the settings table's for a model (0-based, as L.H); for the chapter 3
     // module it is the app's own head to show, 1-based as the head strip numbers them.
     if (s.head && !s.model) {
