@@ -18,10 +18,14 @@ REV is main, the commit itself (40 hex digits) or a --branch's name. --huge repo
 the weights' size. --cut-first closes the first transfer of each large file after BYTES;
 --corrupt flips one byte of FILE's served bytes (its headers keep the true digest); --rate
 serves large files at BYTES a second.
+  GET /api/models/ORG/NAME/revision/REV, .../tree/REV, POST .../paths-info/REV: the API that
+    huggingface_hub's snapshot download calls (tests/cli_hub_interop.test.sh uses it).
+Every answer carries CORS headers (any origin; the headers above exposed): the browser page's test.
 Every request goes to --log as "METHOD PATH range=RANGE auth=yes|no".
 """
 import argparse
 import hashlib
+import json
 import http.server
 import os
 import sys
@@ -81,6 +85,21 @@ class Hub(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a):
         pass
 
+    def end_headers(self):
+        # Every answer may be read cross-origin, as huggingface.co's: the browser page fetches
+        # from here (app/web/hub.js, tests/web/hub.test.mjs).
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Expose-Headers", "X-Repo-Commit, X-Linked-Etag, X-Linked-Size, ETag, "
+                         "Content-Length, Content-Range, Accept-Ranges, X-Error-Code")
+        super().end_headers()
+
+    def do_OPTIONS(self):  # a preflight: the page sends plain GETs and HEADs, which need none
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Methods", "GET, HEAD, POST")
+        self.send_header("Access-Control-Allow-Headers", "Range, Authorization, Content-Type")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def answer(self, status, headers=(), body=b""):
         self.send_response(status)
         for k, v in headers:
@@ -100,6 +119,10 @@ class Hub(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.handle_any()
 
+    def do_POST(self):  # the API's paths-info
+        self.asked = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
+        self.handle_any()
+
     def handle_any(self):
         with open(args.log, "a") as log:
             print(self.command, self.path, "range=" + self.headers.get("Range", "-"),
@@ -107,6 +130,8 @@ class Hub(http.server.BaseHTTPRequestHandler):
         path = self.path.split("?")[0]
         if path.startswith("/cdn/"):
             return self.serve_blob(path[5:])
+        if path.startswith("/api/models/"):
+            return self.serve_api(path[len("/api/models/"):].split("/"))
         parts = path.lstrip("/").split("/")
         if len(parts) < 5 or parts[2] != "resolve":
             return self.error(404, "EntryNotFound", "not a resolve URL")
@@ -136,14 +161,60 @@ class Hub(http.server.BaseHTTPRequestHandler):
                                      ("X-Repo-Commit", commit), ("X-Linked-Etag", '"%s"' % sha),
                                      ("X-Linked-Size", str(size)), ("ETag", '"pointer"')])
         git_sha = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-        headers = [("X-Repo-Commit", commit), ("ETag", '"%s"' % git_sha)]
-        self.send_response(200)
+        body = self.send_bytes(data, [("X-Repo-Commit", commit), ("ETag", '"%s"' % git_sha)])
+        if body is not None and self.command != "HEAD":
+            self.wfile.write(body)
+
+    def send_bytes(self, data, headers=()):
+        """`data`, or the part a Range header asks for (bytes=A- or bytes=A-B): 206 then."""
+        rng = self.headers.get("Range", "")
+        start, end = 0, len(data) - 1
+        if rng.startswith("bytes="):
+            a, b = rng[6:].split("-", 1)
+            start, end = int(a), min(int(b) if b else len(data) - 1, len(data) - 1)
+            if start >= len(data):
+                return self.answer(416, [("Content-Range", "bytes */%d" % len(data))])
+        body = data[start:end + 1]
+        self.send_response(206 if rng else 200)
         for k, v in headers:
             self.send_header(k, v)
-        self.send_header("Content-Length", str(len(data)))
+        if rng:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(data)))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Accept-Ranges", "bytes")
         self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(data)
+        return body
+
+    def serve_api(self, parts):
+        """The API calls huggingface_hub's snapshot download makes (the JS library's too): a
+        revision's info (its commit), the file tree, paths-info (sizes, git and LFS ids)."""
+        if len(parts) < 4 or parts[3] is None:
+            return self.error(404, "EntryNotFound", "not an API call")
+        repo, call, rev = parts[0] + "/" + parts[1], parts[2], parts[3].replace("%2F", "/")
+        if repo not in repos or (repo in args.gated and self.headers.get("Authorization") != "Bearer " + TOKEN):
+            return self.error(401, "RepoNotFound", "Repository not found")
+        if rev not in repos[repo]:
+            return self.error(404, "RevisionNotFound", "Invalid rev id: " + rev)
+        commit, files = repos[repo][rev]
+
+        def info(name):
+            data = files[name]
+            item = {"type": "file", "path": name, "size": len(data),
+                    "oid": hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest(),
+                    "lastCommit": {"id": commit, "title": "fake", "date": "2026-01-01T00:00:00.000Z"}}
+            if name.endswith(".safetensors"):
+                item["lfs"] = {"oid": hashlib.sha256(data).hexdigest(), "size": len(data), "pointerSize": 134}
+            return item
+        if call == "revision":
+            body = {"_id": commit[:24], "id": repo, "sha": commit, "private": False,
+                    "siblings": [{"rfilename": n} for n in files]}
+        elif call == "tree":
+            body = [info(n) for n in files]
+        elif call == "paths-info":
+            body = [info(n) for n in getattr(self, "asked", {}).get("paths", []) if n in files]
+        else:
+            return self.error(404, "EntryNotFound", "not an API call")
+        self.answer(200, [("Content-Type", "application/json")], json.dumps(body).encode())
 
     def serve_blob(self, sha):
         with lock:
@@ -153,19 +224,9 @@ class Hub(http.server.BaseHTTPRequestHandler):
             cut = args.cut_first and sha not in cut_done and self.command == "GET"
             if cut:
                 cut_done.add(sha)
-        start = 0
-        rng = self.headers.get("Range", "")
-        if rng.startswith("bytes=") and rng.endswith("-"):
-            start = int(rng[6:-1])
-            if start >= len(data):
-                return self.answer(416, [("Content-Range", "bytes */%d" % len(data))])
-        body = data[start:]
-        self.send_response(206 if start else 200)
-        if start:
-            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Accept-Ranges", "bytes")
-        self.end_headers()
+        body = self.send_bytes(data, [("ETag", '"%s"' % sha)])  # the file server's: its SHA-256
+        if body is None:  # a range past the end: answered 416
+            return
         if self.command == "HEAD":
             return
         if cut:  # the connection drops part-way, as a network does
@@ -185,7 +246,13 @@ class Hub(http.server.BaseHTTPRequestHandler):
             pass  # the client gave up (a Cancel)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that hung up (a Cancel, a cut): not news
+            super().handle_error(request, client_address)
+
+
+server = Server(("127.0.0.1", 0), Hub)
 with open(args.port_file + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
 os.replace(args.port_file + ".tmp", args.port_file)
