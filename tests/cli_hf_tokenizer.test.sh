@@ -17,21 +17,7 @@ oracle_dir="$here/hf_tokenizer"
 cache="$build/npm-hf-tokenizer"
 modules="$cache/node_modules"
 
-for tool in node npm; do  # scripts/test.sh installs them; missing, the oracle would be skipped unseen
-    command -v "$tool" >/dev/null || { echo "FAIL: no $tool (apt-get install nodejs npm)"; exit 1; }
-done
-if ! cmp -s "$oracle_dir/package-lock.json" "$cache/package-lock.json" || [[ ! -d $modules/@lenml/tokenizers ]]; then
-    mkdir -p "$cache"
-    cp "$oracle_dir/package.json" "$oracle_dir/package-lock.json" "$cache/"
-    if ! (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error >"$tmp/npm" 2>&1); then
-        if ! npm ping >/dev/null 2>&1; then
-            echo "SKIP: npm's registry cannot be reached to fetch the oracle: $(tail -1 "$tmp/npm")"
-            exit 77
-        fi
-        echo "FAIL: npm ci in $cache: $(tail -3 "$tmp/npm")"
-        exit 1
-    fi
-fi
+npm_oracle "$oracle_dir" "$cache" @lenml/tokenizers
 
 # GPT-2's tokenizer.json as Hugging Face's gpt2 repository has it, from the same vocabulary.
 mkdir -p "$tmp/gpt2"

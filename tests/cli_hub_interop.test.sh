@@ -18,21 +18,7 @@ modules="$cache/node_modules"
 unset HF_TOKEN HF_TOKEN_PATH HF_HUB_OFFLINE HF_HOME XDG_CACHE_HOME
 export HOME=$tmp/home
 
-for tool in node npm; do
-    command -v "$tool" >/dev/null || { echo "FAIL: no $tool (apt-get install nodejs npm)"; exit 1; }
-done
-if ! cmp -s "$here/hub/package-lock.json" "$cache/package-lock.json" || [[ ! -d $modules/@huggingface/hub ]]; then
-    mkdir -p "$cache"
-    cp "$here/hub/package.json" "$here/hub/package-lock.json" "$cache/"
-    if ! (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error >"$tmp/npm" 2>&1); then
-        if ! npm ping >/dev/null 2>&1; then
-            echo "SKIP: npm's registry cannot be reached to fetch @huggingface/hub: $(tail -1 "$tmp/npm")"
-            exit 77
-        fi
-        echo "FAIL: npm ci in $cache: $(tail -3 "$tmp/npm")"
-        exit 1
-    fi
-fi
+npm_oracle "$here/hub" "$cache" @huggingface/hub
 
 mkdir -p "$tmp/repos/gpt" "$tmp/repos/qwen"
 cp "$here/../assets/models/sotu-small/config.json" "$here/../assets/models/sotu-small/model.safetensors" "$tmp/repos/gpt/"

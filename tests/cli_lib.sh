@@ -44,3 +44,24 @@ expect_error() {
     echo "ok:   $name -> $(cat "$tmp/err")"
     passed=$((passed + 1))
 }
+
+# npm_oracle PACKAGE_DIR CACHE_DIR MODULE: installs PACKAGE_DIR's package-lock.json into
+# CACHE_DIR (BUILD_DIR/npm-...) unless it is there already, for a test's independent
+# implementation. Exits 77 (ctest: skipped) only when npm's registry cannot be reached.
+npm_oracle() {
+    local from=$1 into=$2 module=$3 tool
+    for tool in node npm; do  # scripts/test.sh installs them; missing, the oracle would be skipped unseen
+        command -v "$tool" >/dev/null || { echo "FAIL: no $tool (apt-get install nodejs npm)"; exit 1; }
+    done
+    cmp -s "$from/package-lock.json" "$into/package-lock.json" && [[ -d $into/node_modules/$module ]] && return 0
+    mkdir -p "$into"
+    cp "$from/package.json" "$from/package-lock.json" "$into/"
+    if ! (cd "$into" && npm ci --no-audit --no-fund --loglevel=error >"$tmp/npm" 2>&1); then
+        if ! npm ping >/dev/null 2>&1; then
+            echo "SKIP: npm's registry cannot be reached to fetch $module: $(tail -1 "$tmp/npm")"
+            exit 77
+        fi
+        echo "FAIL: npm ci in $into: $(tail -3 "$tmp/npm")"
+        exit 1
+    fi
+}

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -84,22 +82,7 @@ void fetch_and_link(const RepoAt& at, const RemoteFile& file, const std::string&
     link_into_snapshot(folder, file);
 }
 
-std::string duration_text(double seconds) {
-    const long s = std::lround(seconds);
-    char text[32];
-    if (s >= 3600) std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-    else std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
-    return text;
-}
-
 }  // namespace
-
-std::string hub_progress_text(const HubProgress& p) {
-    std::string text = p.file + " (" + std::to_string(p.file_index) + "/" + std::to_string(p.file_count) +
-                       "): " + size_text(double(p.done)) + " of " + size_text(double(p.total));
-    if (p.rate > 0) text += ", " + size_text(p.rate) + "/s, " + duration_text(double(p.total - p.done) / p.rate) + " left";
-    return text;
-}
 
 std::string hub_endpoint() {
     std::string endpoint = env("HF_ENDPOINT").empty() ? "https://huggingface.co" : env("HF_ENDPOINT");
