@@ -90,6 +90,11 @@ RemoteFile remote_file(const RepoAt& repo, const std::string& path, bool optiona
         if (optional && a.curl_code == 0 && (code == "EntryNotFound" || (a.status == 404 && code.empty()))) return {};
         throw_hub_failure(repo, path, a);
     }
+    return read_file_answer(a, url, repo.http.endpoint(), repo.repo_id, path);
+}
+
+RemoteFile read_file_answer(const HttpAnswer& a, const std::string& url, const std::string& endpoint,
+                            const std::string& repo_id, const std::string& path) {
     RemoteFile f;
     f.path = path;
     f.commit = a.header("x-repo-commit");
@@ -98,13 +103,17 @@ RemoteFile remote_file(const RepoAt& repo, const std::string& path, bool optiona
     const std::string size = a.header("x-linked-size").empty() ? a.header("content-length") : a.header("x-linked-size");
     f.size = std::strtoull(size.c_str(), nullptr, 10);
     f.location = a.status >= 300 ? a.header("location") : url;
-    if (!f.location.empty() && f.location[0] == '/') f.location = repo.http.endpoint() + f.location;
+    if (!f.location.empty() && f.location[0] == '/') f.location = endpoint + f.location;
     if (f.commit.empty() || f.etag.empty() || size.empty() || f.location.empty())
-        throw HubError("the server at " + repo.http.endpoint() + " did not answer as the Hub does for " + repo.repo_id +
-                       "'s " + path + " (no X-Repo-Commit, ETag, size or location): is HF_ENDPOINT a Hub?");
+        throw HubError("the server at " + endpoint + " did not answer as the Hub does for " + repo_id + "'s " + path +
+                       " (no X-Repo-Commit, ETag, size or location): is HF_ENDPOINT a Hub?");
     if (f.etag.find('/') != std::string::npos || f.etag == "." || f.etag == "..")
-        throw HubError("the Hub named " + path + "'s blob \"" + f.etag + "\", not a file name");
-    if (!is_hex(f.commit, 40)) throw HubError("the Hub named " + repo.repo_id + "'s commit \"" + f.commit + "\", not a hash");
+        throw HubError("the Hub named " + path + "'s blob \"" + f.etag.substr(0, 80) + "\", not a file name");
+    if (!is_hex(f.commit, 40)) throw HubError("the Hub named " + repo_id + "'s commit \"" + f.commit.substr(0, 80) + "\", not a hash");
+    if (size.find_first_not_of("0123456789") != std::string::npos || size.size() > 18)
+        throw HubError("the Hub gave " + path + "'s size as \"" + size.substr(0, 80) + "\", not a number of bytes");
+    if (f.location.rfind("http://", 0) != 0 && f.location.rfind("https://", 0) != 0)
+        throw HubError("the Hub sent " + path + " to \"" + f.location.substr(0, 80) + "\", not an http(s) address");
     return f;
 }
 

@@ -36,6 +36,13 @@ RemoteFile remote_file(const RepoAt& repo, const std::string& path, bool optiona
 uint64_t fetch_blob(const RepoAt& repo, const RemoteFile& file, const std::string& blobs_dir,
                     const std::function<void(uint64_t)>& progress, const std::atomic<bool>* cancel);
 
+// The metadata a HEAD's answer `a` (a 200, or the redirect to the file server) gives of
+// `path`; `url` the resolve URL asked. Throws HubError for what no Hub would send (no commit,
+// ETag or size; a blob name that is a path; a size that is no number; an address that is not
+// http or https): what a stranger's server sends, fuzzed (fuzz/fuzz_hub_answer.cpp).
+RemoteFile read_file_answer(const HttpAnswer& a, const std::string& url, const std::string& endpoint,
+                            const std::string& repo_id, const std::string& path);
+
 // SNAPSHOT/PATH as a relative link to the blob (../../blobs/ETAG, deeper for a nested path).
 void link_into_snapshot(const std::string& repo_folder, const RemoteFile& file);
 
