@@ -147,6 +147,22 @@ else
     fail "stranded .incomplete" "$(grep cdn "$tmp/hub.log" | head -5)"
 fi
 
+# Two downloads of one model at once: the second waits on the blob's lock (huggingface_hub's,
+# CACHE/.locks/) and finds the first one's file: one transfer, both runs right.
+start_hub --rate 8000000
+HF_HUB_CACHE=$tmp/c11 "$cli" --model test/gpt --text "the nation" >"$tmp/twin1.json" 2>"$tmp/twin1.err" &
+twin=$!
+HF_HUB_CACHE=$tmp/c11 "$cli" --model test/gpt --text "the nation" >"$tmp/twin2.json" 2>"$tmp/twin2.err"
+second=$?
+wait "$twin"
+first=$?
+if [[ $first -eq 0 && $second -eq 0 ]] && same_run "$tmp/local.json" "$tmp/twin1.json" && same_run "$tmp/local.json" "$tmp/twin2.json" &&
+   [[ $(grep -c "GET /cdn/$gpt_sha " "$tmp/hub.log") -eq 1 && -e $tmp/c11/.locks/models--test--gpt/$gpt_sha.lock ]]; then
+    ok "two downloads of one model at once: one transfer under the blob's lock, both runs right"
+else
+    fail "two at once" "exits $first $second, $(grep -c "GET /cdn/$gpt_sha " "$tmp/hub.log") transfers; $(cat "$tmp/twin1.err" "$tmp/twin2.err")"
+fi
+
 # A corrupted byte is refused and nothing of it is kept.
 start_hub --corrupt model.safetensors
 HF_HUB_CACHE=$tmp/c7 expect_error "a corrupted byte" \

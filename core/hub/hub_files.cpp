@@ -1,6 +1,8 @@
 #include "hub/hub_files.h"
 
 #include <curl/curl.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,6 +58,37 @@ std::string url_path(const std::string& path) {  // each segment escaped, the sl
         out += HubHttp::escape(path.substr(start, slash - start)) + "/";
     return out + HubHttp::escape(path.substr(start));
 }
+
+// The lock huggingface_hub takes on a blob while it writes it (CACHE/.locks/models--ORG--NAME/
+// ETAG.lock, flock'd): two downloads of one file, by two attnscopes or by attnscope and the
+// Hub's own tools, never append to the same .incomplete. Waiting for it, Cancel still works.
+class BlobLock {
+  public:
+    BlobLock(const std::string& blobs_dir, const std::string& etag, const std::atomic<bool>* cancel) {
+        namespace fs = std::filesystem;
+        const fs::path repo = fs::path(blobs_dir).parent_path();
+        const fs::path dir = repo.parent_path() / ".locks" / repo.filename();
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        const std::string path = (dir / (etag + ".lock")).string();
+        fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw HubError("cannot open the cache's lock " + path + ": " + std::strerror(errno));
+        while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            if (errno != EWOULDBLOCK && errno != EINTR) throw HubError("cannot lock " + path + ": " + std::strerror(errno));
+            if (cancel && cancel->load()) {
+                ::close(fd_);
+                throw HubCancelled("the download was cancelled while another one of the same file went on");
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }
+    ~BlobLock() { ::close(fd_); }  // closing releases the lock; the file stays, as huggingface_hub leaves it
+    BlobLock(const BlobLock&) = delete;
+    BlobLock& operator=(const BlobLock&) = delete;
+
+  private:
+    int fd_ = -1;
+};
 
 }  // namespace
 
@@ -121,6 +154,8 @@ uint64_t fetch_blob(const RepoAt& repo, const RemoteFile& file, const std::strin
                     const std::function<void(uint64_t)>& progress, const std::atomic<bool>* cancel) {
     const std::string blob = blobs_dir + "/" + file.etag, part = blob + ".incomplete";
     if (exists(blob) && size_of(blob) == file.size) return 0;
+    const BlobLock lock(blobs_dir, file.etag, cancel);
+    if (exists(blob) && size_of(blob) == file.size) return 0;  // another process brought it meanwhile
     if (size_of(part) > file.size) std::remove(part.c_str());  // not this file's start: begin again
     uint64_t arrived = 0;
     for (int attempt = 1;; ++attempt) {
