@@ -13,6 +13,7 @@
 
 #include "hub/hub_error.h"
 #include "hub/hub_fetch.h"
+#include "hub/hub_http.h"
 #include "model/hub_cache.h"
 #include "model/model_source.h"
 
@@ -32,6 +33,7 @@ struct HubJob {
 
 class HubJobs {
   public:
+    HubJobs() { attn::HubHttp::init_library(); }  // cleaned up at exit after this waits for the threads
     ~HubJobs() {  // the window closed: the downloads stop, what arrived stays to resume
         for (auto& [repo, job] : jobs_) job->cancel = true;
         for (auto& [repo, job] : jobs_)

@@ -70,12 +70,16 @@ int on_progress(void* user, curl_off_t, curl_off_t now, curl_off_t, curl_off_t) 
 }
 
 CURL* new_handle() {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+    HubHttp::init_library();
     return curl_easy_init();
 }
 
 }  // namespace
+
+void HubHttp::init_library() {
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
 
 std::string HttpAnswer::header(const std::string& name) const {
     const auto it = headers.find(name);

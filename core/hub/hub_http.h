@@ -43,6 +43,12 @@ class HubHttp {
     // A path segment or revision as a URL writes it ("refs/pr/1" as "refs%2Fpr%2F1").
     static std::string escape(const std::string& text);
 
+    // libcurl's (and so OpenSSL's) global start, once; the first request does it too. Call it
+    // before making an object whose destructor waits for a download to stop: their clean-up
+    // at exit then runs after that destructor, not while the download's thread still runs
+    // (OpenSSL's thread state would leak).
+    static void init_library();
+
   private:
     bool sends_token(const std::string& url) const;
     std::string endpoint_, token_;
