@@ -85,6 +85,9 @@ TEST_CASE("a link leaves out what names a file on this machine", "[link]") {
     CHECK(app::link_query(opened, {}) == "text=a%21b");
     const attn::Settings shipped = app::parse_startup({"--model", "sotu-small", "--layer", "1"}).settings;
     CHECK(app::link_query(shipped, {}) == "model=sotu-small&layer=1");
+    const attn::Settings hub = app::parse_startup({"--model", "Qwen/Qwen3-0.6B", "--layer", "1"}).settings;
+    const std::string query = app::link_query(hub, {});  // a Hub repository is anyone's to fetch
+    CHECK(app::link_args(query) == std::vector<std::string>{"--model", "Qwen/Qwen3-0.6B", "--layer", "1"});
     const attn::Settings corpus =
         app::parse_startup({"--tokenizer", "simple", "--corpus", "/uploads/verdict.txt"}).settings;
     CHECK(app::link_query(corpus, {}) == "tokenizer=simple");

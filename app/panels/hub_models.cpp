@@ -1,8 +1,10 @@
 #include "panels/hub_models.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
+#include "base/byte_sizes.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "model/hub_catalog.h"
@@ -25,6 +27,30 @@ void choose(ControlValues& c, const std::string& repo) {
     c.model = repo;
 }
 
+bool kept(const std::string& repo) {
+    const std::vector<platform::KeptModel>& models = platform::kept_models().models;
+    return std::any_of(models.begin(), models.end(), [&](const platform::KeptModel& m) { return m.repo == repo; });
+}
+
+// The page's: what the browser keeps for the next visit (its Cache Storage), how much of its
+// storage that is, and Remove. Nothing on the desktop (kept_models() is empty there).
+void draw_kept(WidgetRects& rects) {
+    const platform::KeptModels& k = platform::kept_models();
+    if (k.models.empty()) return;
+    double bytes = 0;
+    for (const platform::KeptModel& m : k.models) bytes += m.bytes;
+    ImGui::TextDisabled("Kept in this browser for the next visit, offline too: %s (the site uses %s of the %s it may)",
+                        attn::size_text(bytes).c_str(), attn::size_text(k.usage).c_str(), attn::size_text(k.quota).c_str());
+    rects.record("hub_kept");
+    for (size_t i = 0; i < k.models.size(); ++i) {
+        const platform::KeptModel& m = k.models[i];
+        ImGui::Text("  %s  ·  %s", m.repo.c_str(), attn::size_text(m.bytes).c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton(("Remove##kept_" + std::to_string(i)).c_str())) platform::remove_kept_model(m.repo);
+        rects.record("hub_remove_" + std::to_string(i));
+    }
+}
+
 }  // namespace
 
 void draw_hub_entries(ControlValues& c, WidgetRects& rects) {
@@ -38,8 +64,10 @@ void draw_hub_entries(ControlValues& c, WidgetRects& rects) {
     for (size_t i = 0; i < catalog.size(); ++i) {
         const attn::HubCatalogEntry& e = catalog[i];
         const std::string label = e.label + "  ·  " + e.repo_id + "  ·  " +
-                                  (cached_models()[e.repo_id] ? "in the cache" : "a " + e.size + " download") +
-                                  (e.gated ? " (gated: accept its licence on the Hub, set HF_TOKEN)" : "");
+                                  (cached_models()[e.repo_id] ? "in the cache"
+                                   : kept(e.repo_id)      ? "kept in this browser"
+                                                          : "a " + e.size + " download") +
+                                  (e.gated ? platform::gated_note() : "");
         if (ImGui::Selectable(label.c_str(), c.model == e.repo_id)) choose(c, e.repo_id);
         rects.record("hub_entry_" + std::to_string(i));
     }
@@ -59,6 +87,7 @@ void draw_hub_entries(ControlValues& c, WidgetRects& rects) {
     }
     rects.record("hub_get");
     if (refused) ImGui::TextDisabled("\"%s\" is not a repository id: ORG/NAME, as the Hub's address has it", typed.c_str());
+    draw_kept(rects);
 }
 
 void draw_hub_download(const ControlValues& c, WidgetRects& rects) {

@@ -16,6 +16,12 @@ std::string deliver(const std::string&) { return ""; }  // written where the use
 
 std::string download_note(const std::string&) { return ""; }
 
+const KeptModels& kept_models() {  // the Hugging Face cache on disk is what the desktop keeps
+    static const KeptModels none;
+    return none;
+}
+void remove_kept_model(const std::string&) {}
+
 bool has_file_picker() { return false; }
 void pick_file(const std::string&) {}
 std::optional<std::string> picked_file(const std::string&, std::string&) { return std::nullopt; }

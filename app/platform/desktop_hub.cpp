@@ -168,6 +168,8 @@ void retry_fetch(const std::string& model) { jobs().forget(model); }
 
 bool fetches_from_hub() { return true; }
 
+std::string gated_note() { return " (gated: accept its licence on the Hub, set HF_TOKEN)"; }
+
 void pin_revision(const std::string& repo, const std::string& revision) { pinned()[repo] = revision; }
 
 std::optional<std::string> pinned_folder(const std::string& model) {

@@ -5,6 +5,7 @@
 // (state/worker_thread.cpp, state/worker_frames.cpp).
 #include <optional>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -34,11 +35,29 @@ void cancel_fetch(const std::string& model);
 void retry_fetch(const std::string& model);
 // Whether this platform fetches Hub repositories (the model list's "Get a model from the Hub").
 bool fetches_from_hub();
+// What a gated repository needs here, for the model list: " (gated: ...)".
+std::string gated_note();
 // `--model ORG/NAME --revision REV`: the repository's download fetches REV (a branch, tag
 // or commit) instead of main, and once REV is here pinned_folder(ORG/NAME) returns its
 // snapshot folder, once: the controls then name that folder, as the CLI's run does.
 void pin_revision(const std::string& repo, const std::string& revision);
 std::optional<std::string> pinned_folder(const std::string& model);
+// The Hub's models this platform keeps outside its file system for the next visit and an
+// offline one: the page's Cache Storage (its file system is gone when the page closes).
+// None on the desktop, whose cache is the disk's. Listed again after each download and
+// removal; `usage` and `quota` are the browser's figures for the whole site.
+struct KeptModel {
+    std::string repo;  // ORG/NAME
+    double bytes = 0;  // its files
+};
+struct KeptModels {
+    std::vector<KeptModel> models;
+    double usage = 0, quota = 0;  // bytes: what the site uses of the browser's storage, and may
+};
+const KeptModels& kept_models();
+// Removes `repo`'s files from that storage: the next visit downloads it again (this one
+// keeps it open).
+void remove_kept_model(const std::string& repo);
 // What choosing `model` will download, for the model list ("" when nothing):
 // " · a 22.9 MB download".
 std::string download_note(const std::string& model);

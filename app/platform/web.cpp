@@ -17,6 +17,7 @@
 #include "base/file_io.h"
 #include "model/model_source.h"
 #include "output/zip_archive.h"
+#include "platform/web_hub.h"
 
 namespace {
 
@@ -210,6 +211,7 @@ std::string megabytes(double bytes) {
 }  // namespace
 
 std::string fetch_model(const std::optional<std::string>& model, std::string& error) {
+    if (model && attn::is_hub_repo_id(*model)) return fetch_hub_model(*model, error);
     if (!model || !attn::is_shipped_model(*model) || attn::shipped_model_present(*model)) return "";
     const std::string dir = attn::shipped_model_dir(*model);
     static std::set<std::string> asked;  // once a page: a failed download is said, not retried each frame
@@ -225,13 +227,7 @@ std::string fetch_model(const std::optional<std::string>& model, std::string& er
     return "downloading " + *model + ": " + megabytes(got) + " of " + megabytes(shipped_bytes(*model)) + "…";
 }
 
-// The page fetches the shipped models only so far: Hub repositories are the desktop's.
-double fetch_fraction(const std::optional<std::string>&) { return -1.0; }
-void cancel_fetch(const std::string&) {}
-void retry_fetch(const std::string&) {}
-bool fetches_from_hub() { return false; }
-void pin_revision(const std::string&, const std::string&) {}
-std::optional<std::string> pinned_folder(const std::string&) { return std::nullopt; }
+// A Hub repository's download, its progress, Cancel and revision: web_hub.cpp.
 
 std::string download_note(const std::string& model) {
     // Asked every frame the model list is drawn: a stat of the page's file system, until

@@ -114,9 +114,11 @@ std::string link_query(const attn::Settings& s, const LinkView& view) {
         params.push_back({"lesson-step", std::to_string(c->step + 1)});
     } else {
         // A link cannot give a file on the visitor's machine: a checkpoint or a corpus
-        // opened from a file is left out, with what only it takes (a model's layer).
+        // opened from a file is left out, with what only it takes (a model's layer). A Hub
+        // repository is anyone's: the link names it and opening it fetches it.
         attn::Settings shared = s;
-        if (shared.model && !attn::is_model_name(*shared.model)) shared.model.reset();
+        if (shared.model && !attn::is_model_name(*shared.model) && !attn::is_hub_repo_id(*shared.model))
+            shared.model.reset();
         shared.corpus_file.reset();
         attn::reset_inapplicable(shared);
         const std::vector<std::string> flags = attn::settings_flags(shared);

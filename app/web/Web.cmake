@@ -24,7 +24,7 @@ list(REMOVE_ITEM APP_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp
      ${CMAKE_CURRENT_SOURCE_DIR}/graphics/driver_pinning.cpp)  # the desktop's main and Mesa's workaround
 list(APPEND APP_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/web/main.cpp ${CMAKE_CURRENT_SOURCE_DIR}/web/stb_image_write.cpp
      ${CMAKE_CURRENT_SOURCE_DIR}/web/imgui_backend_gl.cpp
-     ${CMAKE_CURRENT_SOURCE_DIR}/platform/web.cpp)
+     ${CMAKE_CURRENT_SOURCE_DIR}/platform/web.cpp ${CMAKE_CURRENT_SOURCE_DIR}/platform/web_hub.cpp)
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/web/stb_image_write.cpp PROPERTIES COMPILE_OPTIONS
                             -Wno-missing-field-initializers)  # Debian's stb, as it is
 add_executable(attnscope-web ${APP_SOURCES})
@@ -45,10 +45,12 @@ set(preload
   ${fonts}/droid/DroidSansFallbackFull.ttf@${fonts}/droid/DroidSansFallbackFull.ttf)
 list(TRANSFORM preload PREPEND "--preload-file=")
 target_link_options(attnscope-web PRIVATE -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
-                    -sENVIRONMENT=web -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB ${preload})
+                    -sENVIRONMENT=web -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB ${preload}
+                    --pre-js ${CMAKE_CURRENT_SOURCE_DIR}/web/hub.js)  # the Hub's downloads (platform/web_hub.cpp)
 file(GLOB site_data CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/gpt2/* ${CMAKE_SOURCE_DIR}/assets/lessons/*
      ${CMAKE_SOURCE_DIR}/shaders/*)
-set_property(TARGET attnscope-web APPEND PROPERTY LINK_DEPENDS ${site_data} ${CMAKE_CURRENT_SOURCE_DIR}/web/index.html)  # relinked when they change
+set_property(TARGET attnscope-web APPEND PROPERTY LINK_DEPENDS ${site_data} ${CMAKE_CURRENT_SOURCE_DIR}/web/index.html
+             ${CMAKE_CURRENT_SOURCE_DIR}/web/hub.js)  # relinked when they change
 # The shipped models are downloaded only when chosen (platform/web.cpp): their files lie
 # beside the page, and the page knows their sizes before it asks (shipped_bytes.inc).
 # Every folder of assets/models/ (core/model/model_source.cpp's shipped_models() names them).
