@@ -5,12 +5,10 @@
 //   node tests/web/browser.test.mjs SITE_DIR PUPPETEER_CORE_DIR WORK_DIR
 import fs from "node:fs";
 import path from "node:path";
-import {pathToFileURL} from "node:url";
+import {HANG_MS, launchPage, stateWaits} from "./page_lib.mjs";
 import {serveSite} from "./serve.mjs";
 
 const [siteDir, puppeteerDir, workDir] = process.argv.slice(2);
-const puppeteer = (await import(pathToFileURL(path.join(puppeteerDir, "lib/esm/puppeteer/puppeteer-core.js")))).default;
-const HANG_MS = 120000;  // what only a hang reaches
 let failures = 0;
 const check = (name, ok, detail = "") => {
     console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok || !detail ? "" : ": " + detail}`);
@@ -20,12 +18,7 @@ const check = (name, ok, detail = "") => {
 
 const server = await serveSite(siteDir);
 const base = `http://127.0.0.1:${server.address().port}/`;
-const browser = await puppeteer.launch({
-    executablePath: "/usr/bin/chromium", headless: "new",
-    args: ["--no-sandbox", "--disable-dev-shm-usage", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-           "--ignore-gpu-blocklist", "--no-first-run", "--disable-background-networking"]});
-const page = await browser.newPage();
-await page.setViewport({width: 1280, height: 800});
+const {browser, page} = await launchPage(puppeteerDir);
 const outside = [], errors = [], fetched = [];
 await page.setRequestInterception(true);
 page.on("request", r => {
@@ -54,22 +47,13 @@ fs.mkdirSync(downloads, {recursive: true});
 const cdp = await page.createCDPSession();
 await cdp.send("Browser.setDownloadBehavior", {behavior: "allow", downloadPath: downloads});
 
-const state = () => page.evaluate(() => window.attnscopeState || null);
-// Waits until `pred(state)` holds (a function run in the page on window.attnscopeState).
-async function waitState(name, pred) {
-    try {
-        await page.waitForFunction(`(() => { const s = window.attnscopeState; return !!s && (${pred})(s); })()`,
-                                   {timeout: HANG_MS, polling: 50});
-        return check(name, true);
-    } catch (e) {
-        const s = await state() || {};
-        const brief = {};  // what a failure usually turns on
-        for (const k of ["frame", "computing", "activity", "error", "tokens", "model", "model_run", "dialog", "lesson",
-                         "last_export", "presenter", "ui_scale"])
-            brief[k] = k === "model_run" && s[k] ? {name: s[k].name, layer: s[k].layer, head: s[k].head} : s[k];
-        return check(name, false, `not seen within ${HANG_MS / 1000} s; state: ${JSON.stringify(brief).slice(0, 1500)}`);
-    }
-}
+const {state, waitState, framesPass, open: openUrl} = stateWaits(page, check, s => {
+    const brief = {};  // what a failure usually turns on
+    for (const k of ["frame", "computing", "activity", "error", "tokens", "model", "model_run", "dialog", "lesson",
+                     "last_export", "presenter", "ui_scale"])
+        brief[k] = k === "model_run" && s[k] ? {name: s[k].name, layer: s[k].layer, head: s[k].head} : s[k];
+    return brief;
+});
 // Waits until `pred(location.search)` holds: the page writes the URL at most every 200 ms.
 async function linkIs(name, pred) {
     try {
@@ -79,19 +63,12 @@ async function linkIs(name, pred) {
         return check(name, false, `the link is ${await page.evaluate(() => location.search)}`);
     }
 }
-async function framesPass(n = 2) {
-    const f = (await state()).frame;
-    await page.waitForFunction(`window.attnscopeState.frame >= ${f + n}`, {timeout: HANG_MS, polling: 20});
-}
 async function centre(widget) {
     await framesPass();  // a popup's first frame may place it before its size is known
     const r = (await state()).widgets[widget];
     return [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2];
 }
-async function open(query) {
-    await page.goto(base + query);
-    await page.waitForFunction("window.attnscopeState && window.attnscopeState.frame >= 2", {timeout: HANG_MS});
-}
+const open = query => openUrl(base + query);
 const settled = "s => !s.computing && s.run_version >= 1 && s.error === null";
 
 // 1. The first frame, the default view.

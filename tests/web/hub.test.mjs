@@ -10,13 +10,12 @@
 import {spawn} from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import {fileURLToPath, pathToFileURL} from "node:url";
+import {fileURLToPath} from "node:url";
+import {HANG_MS, launchPage, stateWaits} from "./page_lib.mjs";
 import {serveSite} from "./serve.mjs";
 
 const [siteDir, puppeteerDir, workDir] = process.argv.slice(2);
 const tests = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const puppeteer = (await import(pathToFileURL(path.join(puppeteerDir, "lib/esm/puppeteer/puppeteer-core.js")))).default;
-const HANG_MS = 120000;  // what only a hang reaches
 let failures = 0;
 const check = (name, ok, detail = "") => {
     console.log(`${ok ? "ok  " : "FAIL"} ${name}${ok || !detail ? "" : ": " + detail}`);
@@ -57,12 +56,7 @@ const hubLog = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "");
 
 const server = await serveSite(siteDir);
 const base = `http://127.0.0.1:${server.address().port}/`;
-const browser = await puppeteer.launch({
-    executablePath: "/usr/bin/chromium", headless: "new",
-    args: ["--no-sandbox", "--disable-dev-shm-usage", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-           "--ignore-gpu-blocklist", "--no-first-run", "--disable-background-networking"]});
-const page = await browser.newPage();
-await page.setViewport({width: 1280, height: 800});
+const {browser, page} = await launchPage(puppeteerDir);
 const outside = [], errors = [];
 await page.setRequestInterception(true);
 page.on("request", r => {  // the site and the Hub (its file server answers as localhost), nothing else
@@ -86,32 +80,15 @@ await page.evaluateOnNewDocument(hubAt => {
     }});
 }, endpoint);
 
-const state = () => page.evaluate(() => window.attnscopeState || null);
-async function waitState(name, pred) {
-    try {
-        await page.waitForFunction(`(() => { const s = window.attnscopeState; return !!s && (${pred})(s); })()`,
-                                   {timeout: HANG_MS, polling: 50});
-        return check(name, true);
-    } catch (e) {
-        const s = await state() || {};
-        const brief = {frame: s.frame, computing: s.computing, activity: s.activity, error: s.error, model: s.model,
-                       model_run: s.model_run && s.model_run.name};
-        return check(name, false, `not seen within ${HANG_MS / 1000} s; state: ${JSON.stringify(brief).slice(0, 1500)}`);
-    }
-}
-async function framesPass(n = 2) {
-    const f = (await state()).frame;
-    await page.waitForFunction(`window.attnscopeState.frame >= ${f + n}`, {timeout: HANG_MS, polling: 20});
-}
+const {state, waitState, framesPass, open: openUrl} = stateWaits(page, check, s => (
+    {frame: s.frame, computing: s.computing, activity: s.activity, error: s.error, model: s.model,
+     model_run: s.model_run && s.model_run.name}));
 async function click(widget) {
     await framesPass();  // a popup's first frame may place it before its size is known
     const r = (await state()).widgets[widget];
     await page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
 }
-async function open(query) {
-    await page.goto(base + query);
-    await page.waitForFunction("window.attnscopeState && window.attnscopeState.frame >= 2", {timeout: HANG_MS});
-}
+const open = query => openUrl(base + query);
 const opened = "s => !s.computing && s.error === null && s.model_run && s.model_run.name === 'test/tiny'";
 
 // 1. The link opens the repository, downloading it first.
