@@ -2,7 +2,7 @@
 """A server on 127.0.0.1 that answers as the Hugging Face Hub does, for the download tests.
 
   fake_hub.py --repo ORG/NAME=FOLDER [--repo ...] [--branch ORG/NAME@REV=FOLDER] [--gated ORG/NAME]
-              [--renamed OLD/NAME=ORG/NAME] [--huge ORG/NAME] [--cut-first BYTES] [--corrupt FILE] [--rate BYTES]
+              [--renamed OLD/NAME=ORG/NAME] [--huge ORG/NAME] [--cut-first BYTES] [--corrupt [ORG/NAME:]FILE] [--rate BYTES]
               [--log FILE] --port-file FILE
 
 What it answers, as huggingface_hub expects of huggingface.co:
@@ -16,7 +16,8 @@ What it answers, as huggingface_hub expects of huggingface.co:
   GET /cdn/SHA256: the bytes, with Range requests answered 206.
 REV is main, the commit itself (40 hex digits) or a --branch's name. --huge reports 1 PB as
 the weights' size. --cut-first closes the first transfer of each large file after BYTES;
---corrupt flips one byte of FILE's served bytes (its headers keep the true digest); --rate
+--corrupt flips one byte of FILE's served bytes (of ORG/NAME's only, when named; its headers keep
+the true digest); --rate
 serves large files at BYTES a second.
   GET /api/models/ORG/NAME/revision/REV, .../tree/REV, POST .../paths-info/REV: the API that
     huggingface_hub's snapshot download calls (tests/cli_hub_interop.test.sh uses it).
@@ -151,7 +152,7 @@ class Hub(http.server.BaseHTTPRequestHandler):
         if name.endswith(".safetensors"):
             sha = hashlib.sha256(data).hexdigest()
             served = bytearray(data)
-            if name == args.corrupt:
+            if args.corrupt in (name, repo + ":" + name):
                 served[len(served) // 2] ^= 1
             with lock:
                 blobs[sha] = (bytes(served), name)

@@ -4,7 +4,7 @@
 // repository (the golden Qwen2 model: an index, two shards, a one-character tokenizer)
 // with the browser's fetch, showing bytes and a rate, and opens it; opened again, it comes
 // from Cache Storage without a request to the Hub; a repository the Hub has not, an
-// architecture attnscope does not run and weights past the page's memory are each said in
+// architecture attnscope does not run, a corrupted byte and weights past the page's memory are each said in
 // one line while the last view stays; Remove empties what the browser keeps.
 //   node tests/web/hub.test.mjs SITE_DIR PUPPETEER_CORE_DIR WORK_DIR
 import {spawn} from "node:child_process";
@@ -25,7 +25,7 @@ const check = (name, ok, detail = "") => {
 
 // The repositories: test/tiny (the golden Qwen2 model, as tests/tiny_llama_hub.sh makes it),
 // test/bert (an architecture attnscope does not run), test/huge (test/tiny's files, its
-// weights said to be 1 PB).
+// weights said to be 1 PB), test/corrupt (test/tiny's, a byte of its second shard flipped on the way).
 fs.rmSync(workDir, {recursive: true, force: true});
 const tiny = path.join(workDir, "tiny"), bert = path.join(workDir, "bert");
 fs.mkdirSync(tiny, {recursive: true});
@@ -47,7 +47,8 @@ const log = path.join(workDir, "hub.log"), portFile = path.join(workDir, "hub.po
 // 30 kB/s: the shards' 63 kB take about two seconds, long enough to see the progress.
 const hub = spawn("/usr/bin/python3", [path.join(tests, "hub", "fake_hub.py"), "--port-file", portFile, "--log", log,
                                        "--repo", `test/tiny=${tiny}`, "--repo", `test/bert=${bert}`,
-                                       "--repo", `test/huge=${tiny}`, "--huge", "test/huge", "--rate", "30000"],
+                                       "--repo", `test/huge=${tiny}`, "--huge", "test/huge", "--rate", "30000",
+                                       "--repo", `test/corrupt=${tiny}`, "--corrupt", "test/corrupt:model-00002-of-00002.safetensors"],
                   {stdio: "inherit"});
 for (let i = 0; i < 100 && !fs.existsSync(portFile); i++) await new Promise(r => setTimeout(r, 100));
 const hubPort = fs.readFileSync(portFile, "utf8").trim();
@@ -132,6 +133,7 @@ async function getRepo(repo) {
 }
 for (const [repo, line] of [["test/absent", `no repository test/absent on the Hub at ${endpoint}`],
                             ["test/bert", "test/bert is a bert model (its config.json): attnscope runs gpt2, llama, qwen2 and qwen3 models"],
+                            ["test/corrupt", "test/corrupt's model-00002-of-00002.safetensors arrived corrupt (its SHA-256 is not the Hub's): nothing of it was kept"],
                             ["test/huge", "test/huge's model-00001-of-00002.safetensors is "]]) {
     await getRepo(repo);
     await waitState(`${repo}: said in one line, the last view stays`,
