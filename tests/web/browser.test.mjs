@@ -288,12 +288,25 @@ console.log(`     (${headsSeen.length} frames with progress, [frame, done, total
 // its config.json chosen beside it; a file past the page's memory refused in one line,
 // the dialog still open.
 const checkpoint = path.join(path.dirname(siteDir), "..", "tests", "golden", "checkpoints", "f32-config");
+// A click on "Choose a file…" opens the browser's picker. Twice in four runs beside
+// web_golden on two cores, the picker never came after the click (cause not found; alone the
+// test passed every time): a click that brings no picker within 20 s is said with what the
+// page saw of it and repeated once, as a user would; a second miss fails.
 async function chooseInDialog(...files) {
-    await framesPass();  // a popup's first frame may place it before its size is known
-    const r = (await state()).dialog.choose;
-    const [chooser] = await Promise.all([page.waitForFileChooser({timeout: HANG_MS}),
-                                         page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)]);
-    await chooser.accept(files);
+    for (let attempt = 1; ; attempt++) {
+        await framesPass();  // a popup's first frame may place it before its size is known
+        const r = (await state()).dialog.choose;
+        try {
+            const [chooser] = await Promise.all([page.waitForFileChooser({timeout: attempt === 1 ? 20000 : HANG_MS}),
+                                                 page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)]);
+            return chooser.accept(files);
+        } catch (e) {
+            const s = await state() || {};
+            const seen = JSON.stringify({frame: s.frame, pointer: s.pointer, dialog: s.dialog, active: s.active_widget});
+            if (attempt === 2) return check("a click on Choose a file… opens the browser's picker", false, seen);
+            console.log(`note: a click at ${(r[0] + r[2]) / 2},${(r[1] + r[3]) / 2} brought no picker; the page saw ${seen}`);
+        }
+    }
 }
 await open("?text=a!b!c");  // five tokens inside the tiny checkpoint's 97
 await page.keyboard.down("Control"); await page.keyboard.press("KeyM"); await page.keyboard.up("Control");
