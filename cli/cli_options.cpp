@@ -103,9 +103,7 @@ CliOptions parse_cli_options(const std::vector<std::string>& args) {
          o.interventions.any() || o.output.time_runs || (o.check_file && o.print_recorder)))
         throw attn::ArgsError("--check FILE reads the recorded module only (with --json for JSON), --print-recorder "
                               "prints the recorder: neither takes anything to run");
-    if (o.revision && (!o.settings.model || !attn::is_hub_repo_id(*o.settings.model)))
-        throw attn::ArgsError("--revision pins the branch, tag or commit of --model ORG/NAME, a Hub repository");
-    if (o.revision && o.revision->empty()) throw attn::ArgsError("--revision needs a branch, tag or commit");
+    attn::check_revision_flag(o.settings.model, o.revision);
     if (o.json && !o.check_file) throw attn::ArgsError("--json is --check's: the other outputs are JSON already");
     if (o.settings.model && o.output.time_runs)
         throw attn::ArgsError("--time times the chapter 3 module only (bench/gpt_bench times models)");

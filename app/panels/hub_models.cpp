@@ -10,7 +10,6 @@
 #include "model/hub_catalog.h"
 #include "model/model_source.h"
 #include "platform/platform.h"
-#include "views/wrapping.h"
 
 namespace app {
 
@@ -99,9 +98,7 @@ void draw_hub_download(const ControlValues& c, WidgetRects& rects) {
     rects.record("hub_progress");
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) platform::cancel_fetch(*c.model);
-    rects.record("hub_cancel");
-    std::string error;
-    text_wrapped_disabled("%s", platform::fetch_model(c.model, error).c_str());  // bytes, rate, time left
+    rects.record("hub_cancel");  // bytes, rate and time left: the activity line over the view (ui.cpp)
 }
 
 }  // namespace app

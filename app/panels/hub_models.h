@@ -10,7 +10,8 @@ namespace app {
 // Inside the open model list: choosing one sets the controls' model to its repository id
 // (the platform downloads it first: platform.h's fetch_model).
 void draw_hub_entries(ControlValues& c, WidgetRects& rects);
-// Below the list: the download of the controls' model, with Cancel (nothing when none runs).
+// Below the list: the download of the controls' model as a bar, with Cancel (nothing when
+// none runs); its words are the run's activity line.
 void draw_hub_download(const ControlValues& c, WidgetRects& rects);
 
 }  // namespace app

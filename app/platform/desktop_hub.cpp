@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "hub/hub_error.h"
@@ -96,8 +97,8 @@ HubJobs& jobs() {
 }
 
 // What is known to be here, so that a frame does not read the cache's folders again.
-std::map<std::string, bool>& here() {
-    static std::map<std::string, bool> known;
+std::set<std::string>& here() {
+    static std::set<std::string> known;
     return known;
 }
 
@@ -131,16 +132,16 @@ std::string fetch_model(const std::optional<std::string>& model, std::string& er
     // no run of the repository's main meanwhile.
     const auto opening = [&] { return "opening " + *model + " at " + pinned()[*model] + "…"; };
     if (pinned_here().count(*model)) return opening();
-    if (here()[*model]) return "";
+    if (here().count(*model)) return "";
     if (!jobs().find(*model) && is_here(*model)) {
-        here()[*model] = true;
+        here().insert(*model);
         return pinned_here().count(*model) ? opening() : "";
     }
     const auto pin = pinned().find(*model);
     HubJob& j = jobs().job(*model, pin == pinned().end() ? "main" : pin->second);
     const std::lock_guard<std::mutex> lock(j.mutex);
     if (j.finished) {
-        if (j.error.empty()) here()[*model] = true;  // the cache has it now
+        if (j.error.empty()) here().insert(*model);  // the cache has it now
         error = j.error;
         if (j.error.empty() && pin != pinned().end()) {
             pinned_here()[*model] = j.folder;

@@ -10,10 +10,7 @@ Startup parse_startup(const std::vector<std::string>& args) {
     if (parsed.help) return startup;
     startup.options = parse_app_options(parsed.rest);
     attn::Settings& s = startup.settings;
-    if (startup.options.revision && (!s.model || !attn::is_hub_repo_id(*s.model)))
-        throw OptionsError("--revision pins the branch, tag or commit of --model ORG/NAME, a Hub repository");
-    if (startup.options.revision && startup.options.revision->empty())
-        throw OptionsError("--revision needs a branch, tag or commit");
+    attn::check_revision_flag(s.model, startup.options.revision);
     // --head is the settings table's for a model (0-based, as L.H); for the chapter 3
     // module it is the app's own head to show, 1-based as the head strip numbers them.
     if (s.head && !s.model) {

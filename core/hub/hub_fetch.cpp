@@ -7,9 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +18,7 @@
 #include "hub/hub_files.h"
 #include "model/hub_cache.h"
 #include "model/llama_checkpoint.h"
+#include "model/llama_config.h"
 #include "model/model_source.h"
 
 namespace attn {
@@ -38,28 +37,21 @@ std::string trimmed(std::string text) {
     return text;
 }
 
-std::string read_small(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-uint64_t size_of(const std::string& path) {
-    std::error_code ec;
-    const uint64_t size = std::filesystem::file_size(path, ec);
-    return ec ? 0 : size;
-}
-
 // The repository's config.json, read from the snapshot: refused unless attnscope runs its
 // model_type. Returns whether it is a Llama-family model (which reads a tokenizer.json).
 bool check_architecture(const std::string& repo_id, const std::string& config_path) {
-    const nlohmann::json config = nlohmann::json::parse(read_small(config_path), nullptr, false);
+    std::string text;
+    try {
+        text = read_file_capped(config_path, 1 << 20, "a config.json");
+    } catch (const FileError& e) {
+        throw HubError(repo_id + "'s " + e.what());
+    }
+    if (is_llama_family_config(text)) return true;  // the loader's own test (llama_config.h)
+    const nlohmann::json config = nlohmann::json::parse(text, nullptr, false);
     if (!config.is_object()) throw HubError(repo_id + "'s config.json is not a JSON object: not a model attnscope runs");
     const std::string type = config.contains("model_type") && config["model_type"].is_string()
                                  ? config["model_type"].get<std::string>() : "";
     if (type == "gpt2") return false;
-    if (type == "llama" || type == "qwen2" || type == "qwen3") return true;
     throw HubError(repo_id + " is " + (type.empty() ? "a model of no model_type" : "a " + one_line(type.substr(0, 40)) + " model") +
                    " (its config.json): attnscope runs gpt2, llama, qwen2 and qwen3 models");
 }
@@ -98,14 +90,12 @@ bool hub_offline() {
 
 std::string hub_token() {
     if (!env("HF_TOKEN").empty()) return trimmed(env("HF_TOKEN"));
-    std::string path = env("HF_TOKEN_PATH");
-    if (path.empty()) {
-        const std::string home = !env("HF_HOME").empty()           ? env("HF_HOME")
-                                 : !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") + "/huggingface"
-                                                                   : env("HOME") + "/.cache/huggingface";
-        path = home + "/token";
+    const std::string path = env("HF_TOKEN_PATH").empty() ? hub_home_dir() + "/token" : env("HF_TOKEN_PATH");
+    try {
+        return trimmed(read_file_capped(path, 64 << 10, "a token file"));
+    } catch (const FileError&) {
+        return "";  // none: public repositories need none
     }
-    return trimmed(read_small(path));
 }
 
 HubFetched fetch_model(const std::string& repo_id, const HubFetchOptions& options) {
@@ -155,8 +145,7 @@ HubFetched fetch_model(const std::string& repo_id, const HubFetchOptions& option
     uint64_t need = 0, present = 0;
     for (const RemoteFile& f : files) {
         progress.total += f.size;
-        const std::string blob = folder + "/blobs/" + f.etag;
-        const uint64_t here = size_of(blob) == f.size ? f.size : std::min(size_of(blob + ".incomplete"), f.size);
+        const uint64_t here = blob_bytes_here(folder + "/blobs", f);
         present += here;
         need += f.size - here;
     }

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -150,12 +151,19 @@ RemoteFile read_file_answer(const HttpAnswer& a, const std::string& url, const s
     return f;
 }
 
+uint64_t blob_bytes_here(const std::string& blobs_dir, const RemoteFile& file) {
+    const std::string blob = blobs_dir + "/" + file.etag;
+    if (exists(blob) && size_of(blob) == file.size) return file.size;
+    return std::min(size_of(blob + ".incomplete"), file.size);
+}
+
 uint64_t fetch_blob(const RepoAt& repo, const RemoteFile& file, const std::string& blobs_dir,
                     const std::function<void(uint64_t)>& progress, const std::atomic<bool>* cancel) {
     const std::string blob = blobs_dir + "/" + file.etag, part = blob + ".incomplete";
-    if (exists(blob) && size_of(blob) == file.size) return 0;
+    const auto whole = [&] { return exists(blob) && size_of(blob) == file.size; };
+    if (whole()) return 0;
     const BlobLock lock(blobs_dir, file.etag, cancel);
-    if (exists(blob) && size_of(blob) == file.size) return 0;  // another process brought it meanwhile
+    if (whole()) return 0;  // another process brought it meanwhile
     if (size_of(part) > file.size) std::remove(part.c_str());  // not this file's start: begin again
     uint64_t arrived = 0;
     for (int attempt = 1;; ++attempt) {

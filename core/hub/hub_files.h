@@ -29,6 +29,9 @@ struct RepoAt {
 // returned as an empty path instead.
 RemoteFile remote_file(const RepoAt& repo, const std::string& path, bool optional = false);
 
+// How many of its bytes are in `blobs_dir` already: all (its blob), what a .incomplete holds, 0.
+uint64_t blob_bytes_here(const std::string& blobs_dir, const RemoteFile& file);
+
 // Its bytes in `blobs_dir`/ETAG, unless they are there: through ETAG.incomplete, resumed
 // from what that holds, retried on a broken transfer, checked against size and digest.
 // Returns the bytes that came over the network. Throws HubError (a corrupt file is

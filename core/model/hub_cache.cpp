@@ -31,12 +31,13 @@ bool is_folder(const std::string& path) {
 
 }  // namespace
 
-std::string hub_cache_dir() {
-    if (!env("HF_HUB_CACHE").empty()) return env("HF_HUB_CACHE");
-    if (!env("HF_HOME").empty()) return env("HF_HOME") + "/hub";
-    if (!env("XDG_CACHE_HOME").empty()) return env("XDG_CACHE_HOME") + "/huggingface/hub";
-    return env("HOME") + "/.cache/huggingface/hub";
+std::string hub_home_dir() {
+    if (!env("HF_HOME").empty()) return env("HF_HOME");
+    if (!env("XDG_CACHE_HOME").empty()) return env("XDG_CACHE_HOME") + "/huggingface";
+    return env("HOME") + "/.cache/huggingface";
 }
+
+std::string hub_cache_dir() { return env("HF_HUB_CACHE").empty() ? hub_home_dir() + "/hub" : env("HF_HUB_CACHE"); }
 
 std::string hub_repo_folder(const std::string& repo_id) {
     std::string name = repo_id;  // ORG/NAME: models--ORG--NAME

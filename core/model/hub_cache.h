@@ -10,8 +10,10 @@
 
 namespace attn {
 
-// $HF_HUB_CACHE, else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
-// ~/.cache/huggingface/hub.
+// $HF_HOME, else $XDG_CACHE_HOME/huggingface, else ~/.cache/huggingface: where the Hub's
+// tools keep their cache and the token `huggingface-cli login` writes.
+std::string hub_home_dir();
+// $HF_HUB_CACHE, else hub_home_dir()/hub.
 std::string hub_cache_dir();
 // CACHE/models--ORG--NAME for the repository id ORG/NAME.
 std::string hub_repo_folder(const std::string& repo_id);

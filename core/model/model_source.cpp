@@ -163,6 +163,12 @@ std::string model_folder(const std::string& name) {
     return folder;
 }
 
+void check_revision_flag(const std::optional<std::string>& model, const std::optional<std::string>& revision) {
+    if (revision && (!model || !is_hub_repo_id(*model)))
+        throw ArgsError("--revision pins the branch, tag or commit of --model ORG/NAME, a Hub repository");
+    if (revision && revision->empty()) throw ArgsError("--revision needs a branch, tag or commit");
+}
+
 bool is_model_name(const std::string& name) {
     return name == kSeededModel || is_shipped_model(name) ||
            std::find(std::begin(kGpt2Sizes), std::end(kGpt2Sizes), name) != std::end(kGpt2Sizes);

@@ -74,6 +74,10 @@ std::string huggingface_model_folder(const std::string& repo_id);
 // how to get it).
 std::string model_folder(const std::string& name);
 
+// --revision REV (the CLI's and the app's): throws ArgsError unless `model` is a Hub
+// repository id and `revision` is not empty. Nothing without a revision.
+void check_revision_flag(const std::optional<std::string>& model, const std::optional<std::string>& revision);
+
 // Whether `path` is a folder whose config.json names a Llama-family model_type.
 bool is_llama_family_folder(const std::string& path);
 
