@@ -11,12 +11,15 @@ known mistake gives your numbers (docs/check.md).
 
 It changes nothing in your code: it reads what a module in the book's style shows from
 outside. Forward hooks on its W_query, W_key and W_value (their outputs: the queries,
-keys and values), on its dropout (the attention weights going in and coming out), on
+keys and values; MultiHeadLatentAttention's W_DKV, W_UK and W_UV give the latents, keys
+and values), on its dropout (the attention weights going in and coming out), on
 its out_proj (what goes in: the heads' context vectors side by side), and on the module
 (its output); its parameters (state_dict), its input; and what it can read of the
 settings: d_in and d_out from W_query, num_heads (1 when the module has none), the
 dropout's p, whether the module is training, whether W_query has a bias, whether a
-`mask` buffer is there. The file is safetensors (no pickle): float32 tensors named
+`mask` buffer is there, and which of chapter 4's classes it is (variant: gqa with
+num_kv_groups and rope_base, swa with sliding_window_size, mla with latent_dim from
+W_DKV, alibi with its slopes). The file is safetensors (no pickle): float32 tensors named
 input, param.NAME and stage.NAME, the settings as its metadata.
 Plain PyTorch and NumPy; attnscope-cli --print-recorder prints this file.
 """
@@ -33,10 +36,29 @@ def _first_sequence(t):
     return t[0] if t.dim() >= 3 else t
 
 
-def record(module, inputs, path):
+def _variant(module):
+    """Which of the book's chapter 4 classes `module` is, by what it holds, and its settings
+    ({} for chapter 3's classes, whose files have no "variant")."""
+    if isinstance(getattr(module, "W_DKV", None), torch.nn.Linear):  # MultiHeadLatentAttention
+        return {"variant": "mla", "latent_dim": module.W_DKV.out_features}
+    if hasattr(module, "num_kv_groups"):  # GroupedQueryAttention; llama3.py's RoPE with rope_base
+        rope_base = getattr(module, "rope_base", None)
+        return {"variant": "gqa", "num_kv_groups": int(module.num_kv_groups),
+                "rope_base": None if rope_base is None else float(rope_base)}
+    if hasattr(module, "sliding_window_size"):  # MultiHeadAttentionWithSWA; None: plain causal
+        window = module.sliding_window_size
+        return {"variant": "swa", "sliding_window_size": None if window is None else int(window)}
+    if isinstance(getattr(module, "slopes", None), torch.Tensor) or "alibi" in type(module).__name__.lower():
+        return {"variant": "alibi"}
+    return {}
+
+
+def record(module, inputs, path, qkv_bias=None):
     """Runs module(inputs) once with hooks and writes what they saw to `path`. `inputs` is what
     the module's forward takes: (tokens, d_in) (the book's SelfAttention_v2), or a batch
-    (b, tokens, d_in), whose first sequence is checked."""
+    (b, tokens, d_in), whose first sequence is checked. `qkv_bias`, when you give it, is what
+    you meant to build (the file keeps the module as it is): with qkv_bias=False, projections
+    that have a bias all the same are found."""
     seen = {}
     hooks = []
 
@@ -53,7 +75,11 @@ def record(module, inputs, path):
             seen.setdefault(after, output)
         return hook
 
-    for stage, attribute in (("queries", "W_query"), ("keys", "W_key"), ("values", "W_value")):
+    variant = _variant(module)
+    projections = (("queries", "W_query"), ("keys", "W_key"), ("values", "W_value"))
+    if variant.get("variant") == "mla":  # keys and values come up from the latents
+        projections = (("queries", "W_query"), ("latents", "W_DKV"), ("keys", "W_UK"), ("values", "W_UV"))
+    for stage, attribute in projections:
         if isinstance(getattr(module, attribute, None), torch.nn.Module):
             hooks.append(getattr(module, attribute).register_forward_hook(output_of(stage)))
     if isinstance(getattr(module, "dropout", None), torch.nn.Module):
@@ -89,10 +115,15 @@ def record(module, inputs, path):
         "qkv_bias": W_query.bias is not None,
         "mask": "mask" in dict(module.named_buffers()),
         "out_proj": isinstance(getattr(module, "out_proj", None), torch.nn.Linear),
+        **variant,
     }
+    if qkv_bias is not None:
+        settings["stated_qkv_bias"] = bool(qkv_bias)
     tensors = {"input": _first_sequence(inputs)}
     for name, value in module.state_dict().items():
         tensors["param." + name] = value.detach()
+    if isinstance(getattr(module, "slopes", None), torch.Tensor):  # ALiBi's, often a buffer not in state_dict
+        tensors["param.slopes"] = module.slopes.detach().reshape(-1)
     for name, value in seen.items():
         # The weights are (batch, heads, tokens, tokens) in the book's MultiHeadAttention,
         # (batch, tokens, tokens) in its single-head classes: the first sequence's.

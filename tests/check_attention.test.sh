@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `attnscope-cli --check` on modules recorded through the real recorder (the file
 # `--print-recorder` prints, scripts/attnscope_record.py) with Debian's PyTorch: the book's
-# chapter 3 classes (tests/golden/book_modules.py, scripts/book_gpt.py) are found correct, in evaluation and in
-# training with dropout; each mistake of tests/check/buggy_attention.py is found at its stage
-# with its diagnosis, exit 1; a file that is not a record, or whose shapes do not fit, is
-# refused in one line, exit 2.
+# chapter 3 classes (tests/golden/book_modules.py, scripts/book_gpt.py) and chapter 4's
+# (tests/golden/modern_*.py: GQA with and without RoPE, SWA, MLA, ALiBi) are found correct,
+# in evaluation and in training with dropout; each mistake of tests/check/buggy_attention.py
+# and tests/check/buggy_variants.py is found at its stage with its diagnosis, exit 1; a file
+# that is not a record, or whose shapes do not fit, is refused in one line, exit 2.
 # Usage: tests/check_attention.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +21,7 @@ import torch
 import attnscope_record
 from book_modules import SelfAttention_v2, CausalAttention
 from book_gpt import MultiHeadAttention
-from buggy_attention import BUGS, BuggyMultiHeadAttention
+from buggy_attention import BUGS, STATED, BuggyMultiHeadAttention
 
 out = sys.argv[1]
 inputs = torch.tensor([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
@@ -40,9 +41,49 @@ attnscope_record.record(MultiHeadAttention(3, 4, 6, 0.5, num_heads=2), batch, f"
 for bug in BUGS:
     torch.manual_seed(123)
     module = BuggyMultiHeadAttention(3, 6, 6, 0.5 if bug == "dropout_in_eval" else 0.0, num_heads=3, bug=bug).eval()
-    attnscope_record.record(module, batch[:1], f"{out}/{bug}.safetensors")
+    attnscope_record.record(module, batch[:1], f"{out}/{bug}.safetensors", **STATED.get(bug, {}))
 PY
     fail "recording" "the recorder failed"
+fi
+
+# Chapter 4's classes as the book wrote them (modern_recording.RECORD off), and with mistakes.
+if ! PYTHONPATH="$pythonpath" "$python" - "$tmp" <<'PY' 2>"$tmp/err"; then
+import sys
+import torch
+import attnscope_record
+from buggy_variants import BUGS, buggy  # sets modern_recording.RECORD = False
+from modern_alibi import MultiHeadAttentionWithALiBi
+from modern_gqa import GroupedQueryAttention
+from modern_mla import MultiHeadLatentAttention
+from modern_swa import MultiHeadAttentionWithSWA
+
+out = sys.argv[1]
+inputs = torch.tensor([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
+                       [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]])
+batch = torch.stack((inputs, inputs))
+modules = {
+    "gqa": lambda: GroupedQueryAttention(3, 8, 0.0, 4, 2),
+    "gqa_rope": lambda: GroupedQueryAttention(3, 8, 0.0, 4, 2, rope_base=10000),
+    "mqa_bias": lambda: GroupedQueryAttention(3, 8, 0.5, 4, 1, qkv_bias=True),
+    "swa": lambda: MultiHeadAttentionWithSWA(3, 4, 0.0, 2, sliding_window_size=3),
+    "swa_none": lambda: MultiHeadAttentionWithSWA(3, 4, 0.0, 2, sliding_window_size=None),
+    "mla": lambda: MultiHeadLatentAttention(3, 8, 0.0, 2, latent_dim=4),
+    "mla_bias": lambda: MultiHeadLatentAttention(3, 8, 0.5, 2, qkv_bias=True, latent_dim=4),
+    "alibi": lambda: MultiHeadAttentionWithALiBi(3, 8, 0.0, 4),
+}
+for name, make in modules.items():
+    torch.manual_seed(123)
+    attnscope_record.record(make().eval(), batch, f"{out}/{name}.safetensors")
+torch.manual_seed(123)
+attnscope_record.record(GroupedQueryAttention(3, 8, 0.5, 4, 2, rope_base=10000), batch,
+                        f"{out}/gqa_rope_training.safetensors")
+for bug in BUGS:
+    attnscope_record.record(buggy(bug), batch[:1], f"{out}/{bug}.safetensors")
+torch.manual_seed(123)  # nn.Linear's default bias where qkv_bias=False was meant
+attnscope_record.record(MultiHeadLatentAttention(3, 8, 0.0, 2, qkv_bias=True, latent_dim=4).eval(), batch[:1],
+                        f"{out}/mla_bias_without_qkv_bias.safetensors", qkv_bias=False)
+PY
+    fail "recording chapter 4's classes" "the recorder failed"
 fi
 
 for name in self_v2 causal mha mha_bias_eval mha_training; do
@@ -56,14 +97,44 @@ done
 grep -q "dropped_weights not compared: the module is training" <(
     "$cli" --check "$tmp/mha_training.safetensors") || fail "training" "no note on the dropout's draws"
 
-for bug in $(PYTHONPATH="$pythonpath" "$python" -c 'from buggy_attention import BUGS; print(" ".join(BUGS))'); do
-    read -r stage words < <(PYTHONPATH="$pythonpath" "$python" -c \
-        "from buggy_attention import BUGS; s, w = BUGS['$bug']; print(s, w)")
+# expect_match NAME STAGES MODULE: found correct, STAGES among the matches, MODULE in the module's words.
+expect_match() {
+    if "$cli" --check "$tmp/$1.safetensors" >"$tmp/out" 2>"$tmp/err" && grep -q "every recorded stage matches" "$tmp/out" &&
+        grep -q "matches:   $2" "$tmp/out" && grep -qF "$3" "$tmp/out"; then
+        echo "ok:   $3: $(grep -o 'matches:.*' "$tmp/out")"
+        passed=$((passed + 1))
+    else
+        fail "$1" "$(cat "$tmp/out")"
+    fi
+}
+expect_match gqa "queries, keys, values, weights, dropped_weights, concat, output" \
+    "GroupedQueryAttention(d_in=3, d_out=8, num_heads=4, num_kv_groups=2, dropout=0, eval)"
+expect_match gqa_rope "queries, keys, values, weights" "num_kv_groups=2, rope_base=10000"
+expect_match mqa_bias "queries, keys, values, weights" "num_heads=4, num_kv_groups=1, dropout=0.5, eval"
+expect_match swa "queries, keys, values, weights" "MultiHeadAttentionWithSWA(d_in=3, d_out=4, num_heads=2, sliding_window_size=3"
+expect_match swa_none "queries, keys, values, weights" "sliding_window_size=None"
+expect_match mla "queries, latents, keys, values, weights, dropped_weights, concat, output" "latent_dim=4"
+expect_match mla_bias "queries, latents, keys, values, weights" "MultiHeadLatentAttention(d_in=3, d_out=8, num_heads=2, latent_dim=4"
+expect_match alibi "queries, keys, values, weights, dropped_weights, concat, output" "MultiHeadAttentionWithALiBi(d_in=3"
+if "$cli" --check "$tmp/gqa_rope_training.safetensors" >"$tmp/out" 2>"$tmp/err"; [[ $? -eq 0 ]] &&
+    grep -q "matches:   queries, keys, values, weights$" "$tmp/out" && grep -q "dropped_weights not compared" "$tmp/out"; then
+    echo "ok:   GroupedQueryAttention with RoPE, training: $(grep -o 'matches:.*' "$tmp/out")"
+    passed=$((passed + 1))
+else
+    fail "gqa_rope_training" "$(cat "$tmp/out")"
+fi
+
+# expect_bug NAME STAGE WORDS: the first difference at STAGE, a diagnosis holding WORDS, exit 1,
+# the JSON strict (no NaN or Infinity, which JSON has not).
+expect_bug() {
+    local bug=$1 stage=$2 words=$3 rc why
     "$cli" --check "$tmp/$bug.safetensors" --json >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if why=$("$python" - "$tmp/out" "$stage" "$words" "$rc" <<'PY'
 import json, sys
-report = json.load(open(sys.argv[1]))
+def strict(constant):
+    raise ValueError(f"{constant} in the JSON")
+report = json.load(open(sys.argv[1]), parse_constant=strict)
 stage, words, rc = sys.argv[2], sys.argv[3], int(sys.argv[4])
 first = report["first_difference"]
 assert rc == 1, f"exit {rc}"
@@ -78,7 +149,15 @@ PY
     else
         fail "$bug" "$why"
     fi
+}
+for module in buggy_attention buggy_variants; do
+    for bug in $(PYTHONPATH="$pythonpath" "$python" -c "from $module import BUGS; print(' '.join(BUGS))"); do
+        read -r stage words < <(PYTHONPATH="$pythonpath" "$python" -c \
+            "from $module import BUGS; b = BUGS['$bug']; print(b[0], b[1])")
+        expect_bug "$bug" "$stage" "$words"
+    done
 done
+expect_bug mla_bias_without_qkv_bias queries "W_query, W_DKV, W_UK and W_UV have a bias although qkv_bias=False"
 
 # Files that are not a record, or whose parts do not fit one another.
 printf 'not a safetensors file' >"$tmp/junk.safetensors"
@@ -95,11 +174,25 @@ parts = {"input": torch.rand(6, 3), "param.W_query.weight": torch.rand(4, 3), "p
          "stage.weights": torch.rand(3, 6, 6)}
 write_safetensors(f"{out}/heads.safetensors", parts, meta)
 write_safetensors(f"{out}/heads_setting.safetensors", parts, dict(meta, num_heads='"two"'))
+gqa = dict(meta, d_out="8", num_heads="4", mask="false", variant='"gqa"', num_kv_groups="2", rope_base="null")
+write_safetensors(f"{out}/gqa_groups.safetensors", dict(parts, **{
+    "param.W_query.weight": torch.rand(8, 3), "param.W_key.weight": torch.rand(8, 3),
+    "param.W_value.weight": torch.rand(8, 3), "param.out_proj.weight": torch.rand(8, 8),
+    "stage.weights": torch.rand(4, 6, 6)}), gqa)
+write_safetensors(f"{out}/gqa_odd_rope.safetensors", dict(parts, **{
+    "param.W_query.weight": torch.rand(6, 3), "param.W_key.weight": torch.rand(3, 3),
+    "param.W_value.weight": torch.rand(3, 3), "param.out_proj.weight": torch.rand(6, 6),
+    "stage.weights": torch.rand(2, 6, 6)}), dict(gqa, d_out="6", num_heads="2", num_kv_groups="1", rope_base="10000.0"))
 PY
     expect_error "weights of the wrong shape" "stage.weights is \[3, 6, 6\]: 2 heads of 6 tokens make \[2, 6, 6\]" \
         --check "$tmp/heads.safetensors"
     expect_error "a setting that is not a number" "the setting num_heads is not a whole number" \
         --check "$tmp/heads_setting.safetensors"
+    expect_error "GQA's W_key not of num_kv_groups" \
+        "param.W_key.weight is \[8, 3\]: num_kv_groups 2 of head_dim 2 from d_in 3 make \[4, 3\]" \
+        --check "$tmp/gqa_groups.safetensors"
+    expect_error "RoPE on an odd head_dim" "RoPE \(rope_base 10000\) rotates pairs of features: head_dim 3 is odd" \
+        --check "$tmp/gqa_odd_rope.safetensors"
 else
     fail "writing bad records" "$(cat "$tmp/err")"
 fi

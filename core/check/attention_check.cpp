@@ -21,9 +21,29 @@ std::string number(double v) {
 // The module the record describes, as the engine builds it, with the recorded weights.
 AttentionModule recorded_module(const RecordedAttention& r) {
     AttentionConfig cfg;
-    // MultiHeadAttention (3.6.2) has out_proj; CausalAttention (3.5) a mask and no out_proj;
-    // SelfAttention_v2 (3.4.2) neither.
-    cfg.variant = r.out_proj ? Variant::Mha : r.mask ? Variant::Causal : Variant::SelfV2;
+    switch (r.variant) {
+    case RecordedVariant::Chapter3:
+        // MultiHeadAttention (3.6.2) has out_proj; CausalAttention (3.5) a mask and no
+        // out_proj; SelfAttention_v2 (3.4.2) neither.
+        cfg.variant = r.out_proj ? Variant::Mha : r.mask ? Variant::Causal : Variant::SelfV2;
+        break;
+    case RecordedVariant::Gqa:
+        cfg.variant = Variant::Gqa;
+        cfg.kv_groups = r.kv_groups;
+        cfg.rope = r.rope_base.has_value();
+        if (r.rope_base) cfg.rope_base = *r.rope_base;
+        break;
+    case RecordedVariant::Swa:
+        // sliding_window_size=None: the class masks as MultiHeadAttention does.
+        cfg.variant = r.window ? Variant::Swa : Variant::Mha;
+        if (r.window) cfg.window = *r.window;
+        break;
+    case RecordedVariant::Mla:
+        cfg.variant = Variant::Mla;
+        cfg.latent_dim = r.latent_dim;
+        break;
+    case RecordedVariant::Alibi: cfg.variant = Variant::Alibi; break;
+    }
     if (!r.out_proj && r.heads > 1)
         throw ModelFileError("a module of " + std::to_string(r.heads) + " heads without out_proj: attnscope checks "
                              "the book's MultiHeadAttention (3.6.2) and its single-head classes");
@@ -31,17 +51,28 @@ AttentionModule recorded_module(const RecordedAttention& r) {
     cfg.heads = r.heads;
     cfg.dropout = r.dropout;
     cfg.training = r.training;
-    cfg.qkv_bias = r.b_query.has_value();
-    if (r.b_query.has_value() != r.b_key.has_value() || r.b_query.has_value() != r.b_value.has_value())
-        throw ModelFileError("W_query, W_key and W_value do not all have a bias, or all none (qkv_bias is one setting)");
+    const bool biases = !r.biases_unintended() && r.b_query.has_value();
+    const bool mla = r.variant == RecordedVariant::Mla;
+    if (!r.biases_unintended() && (r.b_query.has_value() != r.b_key.has_value() ||
+                                  r.b_query.has_value() != r.b_value.has_value() ||
+                                  (mla && r.b_query.has_value() != r.b_DKV.has_value())))
+        throw ModelFileError(std::string(mla ? "W_query, W_DKV, W_UK and W_UV" : "W_query, W_key and W_value") +
+                             " do not all have a bias, or all none (qkv_bias is one setting)");
+    cfg.qkv_bias = biases;
     AttentionModule m = build_attention(r.d_in, cfg);
     Projections& p = m.projections.at(0);
     p.W_query = r.W_query;
-    p.W_key = r.W_key;
+    p.W_key = r.W_key;  // mla: W_UK
     p.W_value = r.W_value;
-    p.b_query = r.b_query;
-    p.b_key = r.b_key;
-    p.b_value = r.b_value;
+    if (biases) {
+        p.b_query = r.b_query;
+        p.b_key = r.b_key;
+        p.b_value = r.b_value;
+    }
+    if (m.latent_down) {
+        m.latent_down->weight = *r.W_DKV;
+        m.latent_down->bias = biases ? r.b_DKV : std::nullopt;
+    }
     if (r.out_proj) {
         m.out_proj->weight = *r.W_out;
         m.out_proj->bias = r.b_out;
@@ -53,7 +84,7 @@ AttentionModule recorded_module(const RecordedAttention& r) {
 const Matrix& heads_context(const Trace& t) { return t.heads.size() > 1 ? t.model.at("concat") : t.heads[0].at("context"); }
 
 // The stages as the check compares them: the whole stage, or one matrix a head.
-std::vector<Matrix> ours_of(const Trace& t, const std::string& stage) {
+std::vector<Matrix> ours_of(const RecordedAttention& r, const Trace& t, const std::string& stage) {
     if (stage == "weights" || stage == "dropped_weights") {
         std::vector<Matrix> heads;
         for (const HeadTrace& h : t.heads) heads.push_back(h.at(stage));
@@ -61,9 +92,13 @@ std::vector<Matrix> ours_of(const Trace& t, const std::string& stage) {
     }
     if (stage == "output") return {t.output.at(0)};
     if (stage == "concat") return {heads_context(t)};
-    Matrix whole(t.heads[0].at(stage).rows(), 0);  // queries, keys, values: the heads side by side
-    for (const HeadTrace& h : t.heads) {
-        const Matrix& part = h.at(stage);
+    if (stage == "latents") return {t.model.at("latents")};
+    // queries, keys, values: the heads side by side, before RoPE (what W_query and W_key
+    // give); keys and values at their own width: each key/value group once.
+    const int every = stage == "queries" ? 1 : r.heads / r.groups();
+    Matrix whole(t.heads[0].at(stage).rows(), 0);
+    for (size_t h = 0; h < t.heads.size(); h += static_cast<size_t>(every)) {
+        const Matrix& part = t.heads[h].at(stage);
         whole.conservativeResize(part.rows(), whole.cols() + part.cols());
         whole.rightCols(part.cols()) = part;
     }
@@ -104,34 +139,61 @@ std::string dot_text(const RowVector& a, const RowVector& b) {
     return text + " = " + number(a.dot(b));
 }
 
-// The cell worked out as attnscope computes it, from its own stages.
-std::string arithmetic(const RecordedAttention& r, const Trace& t, const CellDifference& d) {
+// A projection's cell: `from` row · W column (+ bias).
+std::string projection_text(const std::string& cell, const char* from, const char* layer, const Matrix& x, const Matrix& W,
+                            const std::optional<RowVector>& b, Eigen::Index i, Eigen::Index j) {
+    std::string text = cell + " = " + from + " row · " + layer + " column" + (b ? " + bias" : "") + " = " +
+                       dot_text(x.row(i), W.col(j).transpose());
+    if (b) text += " + " + number((*b)(j)) + " = " + number(x.row(i).dot(W.col(j)) + (*b)(j));
+    return text;
+}
+
+// The weights' cell of head `head`: score, scaling, RoPE's turn, ALiBi's bias, the mask, the softmax.
+std::string weights_text(const RecordedAttention& r, const HeadTrace& head, Eigen::Index i, Eigen::Index j) {
+    const bool rotated = head.find("queries_rotated") && head.find("keys_rotated");
+    const Matrix& q = head.at(rotated ? "queries_rotated" : "queries");
+    const Matrix& k = head.at(rotated ? "keys_rotated" : "keys");
+    const Matrix& scaled = head.at(head.find("masked_scores") ? "masked_scores" : "scaled_scores");
+    std::string text = std::string(rotated ? "score = rotated query " : "score = query ") + std::to_string(i) +
+                       (rotated ? " · rotated key " : " · key ") + std::to_string(j) + " = " + dot_text(q.row(i), k.row(j)) +
+                       "; ÷ √" + std::to_string(q.cols()) + " = " + number(head.at("scaled_scores")(i, j));
+    if (std::isinf(scaled(i, j)))
+        return text + (j > i ? "; masked (the future, −∞): weight 0"
+                             : "; masked (−∞, outside the sliding window of " + std::to_string(r.window.value_or(0)) +
+                                   " tokens): weight 0");
+    if (head.find("position_bias"))
+        text += "; + ALiBi's position bias −m·(" + std::to_string(i) + " − " + std::to_string(j) + ") = " +
+                number(head.at("position_bias")(i, j)) + " → " + number(scaled(i, j));
+    // softmax: exp(s_ij) / Σ_k exp(s_ik) over the keys the row sees (a masked one adds 0).
+    std::string sum;
+    int terms = 0;
+    for (Eigen::Index c = 0; c < scaled.cols(); ++c) {
+        if (std::isinf(scaled(i, c))) continue;
+        if (++terms <= 6) sum += (terms > 1 ? " + " : "") + std::string("exp(") + number(scaled(i, c)) + ")";
+    }
+    if (terms > 6) sum += " + … (" + std::to_string(terms) + " keys)";
+    return text + "; weight = exp(" + number(scaled(i, j)) + ") / (" + sum + ") = " + number(head.at("weights")(i, j));
+}
+
+// The cell worked out as attnscope computes it, from its own stages and the module it ran.
+std::string arithmetic(const RecordedAttention& r, const AttentionModule& m, const Trace& t, const CellDifference& d) {
     const Eigen::Index i = d.row, j = d.col;
-    if (d.stage == "queries" || d.stage == "keys" || d.stage == "values") {
-        const Matrix& W = d.stage == "queries" ? r.W_query : d.stage == "keys" ? r.W_key : r.W_value;
-        return d.stage + "[" + std::to_string(i) + "][" + std::to_string(j) + "] = input row · W column = " +
-               dot_text(r.input.row(i), W.col(j).transpose());
+    const std::string cell = d.stage + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+    const Projections& p = m.projections.at(0);
+    const bool mla = m.latent_down.has_value();
+    if (d.stage == "queries") return projection_text(cell, "input", "W_query", r.input, p.W_query, p.b_query, i, j);
+    if (d.stage == "latents")
+        return projection_text(cell, "input", "W_DKV", r.input, m.latent_down->weight, m.latent_down->bias, i, j);
+    if (d.stage == "keys" || d.stage == "values") {
+        const bool keys = d.stage == "keys";
+        const Matrix& W = keys ? p.W_key : p.W_value;
+        const std::optional<RowVector>& b = keys ? p.b_key : p.b_value;
+        if (mla) return projection_text(cell, "latents", keys ? "W_UK" : "W_UV", t.model.at("latents"), W, b, i, j);
+        return projection_text(cell, "input", keys ? "W_key" : "W_value", r.input, W, b, i, j);
     }
-    if (d.stage == "weights" || d.stage == "dropped_weights") {
-        const HeadTrace& head = t.heads.at(static_cast<size_t>(d.head));
-        const Matrix& q = head.at("queries");
-        const Matrix& k = head.at("keys");
-        const Matrix& scaled = head.at(head.find("masked_scores") ? "masked_scores" : "scaled_scores");
-        std::string text = "score = query " + std::to_string(i) + " · key " + std::to_string(j) + " = " +
-                           dot_text(q.row(i), k.row(j)) + "; ÷ √" + std::to_string(q.cols()) + " = " +
-                           number(head.at("scaled_scores")(i, j));
-        if (std::isinf(scaled(i, j))) return text + "; masked (−∞): weight 0";
-        // softmax: exp(s_ij) / Σ_k exp(s_ik) over the keys the row sees (a masked one adds 0).
-        std::string sum;
-        int terms = 0;
-        for (Eigen::Index c = 0; c < scaled.cols(); ++c) {
-            if (std::isinf(scaled(i, c))) continue;
-            if (++terms <= 6) sum += (terms > 1 ? " + " : "") + std::string("exp(") + number(scaled(i, c)) + ")";
-        }
-        if (terms > 6) sum += " + … (" + std::to_string(terms) + " keys)";
-        text += "; weight = exp(" + number(scaled(i, j)) + ") / (" + sum + ") = " + number(head.at("weights")(i, j));
-        return text + (d.stage == "dropped_weights" ? "; in evaluation dropout leaves it as it is" : "");
-    }
+    if (d.stage == "weights" || d.stage == "dropped_weights")
+        return weights_text(r, t.heads.at(static_cast<size_t>(d.head)), i, j) +
+               (d.stage == "dropped_weights" ? "; in evaluation dropout leaves it as it is" : "");
     if (d.stage == "concat") {
         const int hd = r.head_dim(), h = static_cast<int>(j) / hd;
         const HeadTrace& head = t.heads.at(static_cast<size_t>(h));
@@ -148,8 +210,16 @@ std::string arithmetic(const RecordedAttention& r, const Trace& t, const CellDif
 }
 
 std::string module_text(const RecordedAttention& r) {
-    return (r.class_name.empty() ? std::string("the module") : r.class_name) + "(d_in=" + std::to_string(r.d_in) +
-           ", d_out=" + std::to_string(r.d_out) + ", num_heads=" + std::to_string(r.heads) +
+    std::string settings = "d_in=" + std::to_string(r.d_in) + ", d_out=" + std::to_string(r.d_out) +
+                           ", num_heads=" + std::to_string(r.heads);
+    if (r.variant == RecordedVariant::Gqa)
+        settings += ", num_kv_groups=" + std::to_string(r.kv_groups) +
+                    (r.rope_base ? ", rope_base=" + std::to_string(*r.rope_base) : "");
+    if (r.variant == RecordedVariant::Swa)
+        settings += ", sliding_window_size=" + (r.window ? std::to_string(*r.window) : std::string("None"));
+    if (r.variant == RecordedVariant::Mla) settings += ", latent_dim=" + std::to_string(r.latent_dim);
+    if (r.stated_qkv_bias) settings += std::string(", qkv_bias=") + (*r.stated_qkv_bias ? "True" : "False");
+    return (r.class_name.empty() ? std::string("the module") : r.class_name) + "(" + settings +
            ", dropout=" + number(r.dropout) + (r.training ? ", training" : ", eval") + ")";
 }
 
@@ -159,28 +229,37 @@ AttentionCheck check_attention(const RecordedAttention& r) {
     AttentionCheck check;
     check.module = module_text(r);
     Trace t;
+    std::optional<AttentionModule> m;
     try {
-        t = forward(recorded_module(r), r.input, nullptr);
+        m = recorded_module(r);
+        t = forward(*m, r.input, nullptr);
     } catch (const ConfigError& e) {
         throw ModelFileError(std::string("the recorded settings: ") + e.what());
     }
+    if (r.biases_unintended())
+        check.notes.push_back("checked as qkv_bias=False, as you stated: attnscope's projections have no bias");
+    if (r.stated_qkv_bias == true && !r.b_query)
+        check.notes.push_back("you stated qkv_bias=True, but W_query has no bias: was bias=qkv_bias passed to "
+                              "its nn.Linear?");
     const bool draws = r.training && r.dropout > 0.0;
-    for (const std::string stage : {"queries", "keys", "values", "weights", "dropped_weights", "concat", "output"}) {
+    for (const std::string stage :
+         {"queries", "latents", "keys", "values", "weights", "dropped_weights", "concat", "output"}) {
         const auto it = r.stages.find(stage);
         if (it == r.stages.end()) continue;
-        if (draws && stage != "queries" && stage != "keys" && stage != "values" && stage != "weights") {
+        if (draws && (stage == "dropped_weights" || stage == "concat" || stage == "output")) {
             check.notes.push_back(stage + " not compared: the module is training with dropout " + number(r.dropout) +
                                   ", whose random draws are your generator's; record it after .eval() to check them");
             continue;
         }
-        const std::vector<Matrix> ours = ours_of(t, stage);
+        const std::vector<Matrix> ours = ours_of(r, t, stage);
         const double tolerance = kStageRelative * std::max(scale_of(ours), 1e-30);
         check.first = first_difference(stage, it->second, ours, tolerance);
+        check.compared.push_back({stage, it->second, ours, tolerance});
         if (!check.first) {
             check.matched.push_back(stage);
             continue;
         }
-        check.first->arithmetic = arithmetic(r, t, *check.first);
+        check.first->arithmetic = arithmetic(r, *m, t, *check.first);
         check.diagnoses = diagnose(r, stage, it->second, tolerance);
         return check;
     }

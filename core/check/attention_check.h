@@ -25,12 +25,21 @@ struct CellDifference {
     std::string arithmetic;
 };
 
+// One stage as compared: the user's matrices and attnscope's (one a head for weights and
+// dropped_weights, else one), what the views draw side by side with their difference.
+struct ComparedStage {
+    std::string stage;
+    std::vector<Matrix> yours, ours;
+    double tolerance = 0.0;
+};
+
 struct AttentionCheck {
     std::string module;                    // "MultiHeadAttention(d_in=3, d_out=4, num_heads=2)"
     std::vector<std::string> matched;      // the stages that agree, in the order the data flows
     std::optional<CellDifference> first;   // the first stage that does not
     std::vector<std::string> diagnoses;    // the known mistakes that give your numbers there
     std::vector<std::string> notes;        // what was not compared, and why
+    std::vector<ComparedStage> compared;   // every stage compared, up to the first that differs
 };
 
 // Throws ModelFileError for a record attnscope cannot run (a configuration the book's

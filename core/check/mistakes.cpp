@@ -1,11 +1,10 @@
 #include "check/mistakes.h"
 
 #include <cmath>
-#include <functional>
-#include <limits>
 #include <optional>
 
-#include "attention/attention.h"  // softmax_rows
+#include "check/head_stages.h"
+#include "numerics/tolerance.h"
 
 namespace attn {
 
@@ -27,117 +26,39 @@ std::vector<Matrix> viewed_without_transpose(const Matrix& whole, int heads) {
 
 namespace {
 
-constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
-
-// Where a causal mask hides: the future (j > i), or with `past` the past (j < i).
-Matrix masked(Matrix scores, bool past, float fill) {
-    for (Eigen::Index i = 0; i < scores.rows(); ++i)
-        for (Eigen::Index j = 0; j < scores.cols(); ++j)
-            if (past ? j < i : j > i) scores(i, j) = fill;
-    return scores;
-}
-
-Matrix softmax_columns(const Matrix& x) { return softmax_rows(x.transpose()).transpose(); }
-
-// The weights a head gives when it does `how` to its scores.
-struct WeightsMistake {
-    std::string words;
-    std::function<Matrix(const Matrix& queries, const Matrix& keys, const Matrix& values, double scale)> weights;
-    bool causal_only = false;  // a mistake of the mask: a module without one cannot make it
-};
-
-double closest_gap(const std::vector<Matrix>& a, const std::vector<Matrix>& b) {
-    double gap = 0.0;
-    for (size_t h = 0; h < a.size(); ++h) {
-        if (a[h].rows() != b[h].rows() || a[h].cols() != b[h].cols()) return std::numeric_limits<double>::infinity();
-        const Matrix d = a[h] - b[h];
-        for (Eigen::Index i = 0; i < d.size(); ++i)  // nan (0/0 of a mistake) counts as far
-            gap = std::max(gap, std::isnan(d.data()[i]) ? std::numeric_limits<double>::infinity()
-                                                        : static_cast<double>(std::abs(d.data()[i])));
+// A projection whose bias the user did not mean (record(..., qkv_bias=False)): their
+// stage is the layer's output with its bias, attnscope's the one without.
+std::vector<std::string> projection_mistakes(const RecordedAttention& r, const std::string& stage,
+                                             const std::vector<Matrix>& yours, double tolerance) {
+    if (!r.biases_unintended()) return {};
+    const bool mla = r.variant == RecordedVariant::Mla;
+    const Matrix* from = &r.input;
+    const Matrix* W = &r.W_query;
+    const std::optional<RowVector>* b = &r.b_query;
+    if (stage == "latents") W = &*r.W_DKV, b = &r.b_DKV;
+    if (stage == "keys") W = &r.W_key, b = &r.b_key;
+    if (stage == "values") W = &r.W_value, b = &r.b_value;
+    if (mla && (stage == "keys" || stage == "values")) {
+        if (!r.stages.count("latents")) return {};
+        from = &r.stages.at("latents")[0];  // the user's own latents
     }
-    return gap;
-}
-
-std::string root(int n) { return "√" + std::to_string(n); }
-
-std::vector<std::string> weights_mistakes(const RecordedAttention& r, const std::vector<Matrix>& yours, double tolerance) {
-    const auto& stages = r.stages;
-    if (!stages.count("queries") || !stages.count("keys") || !stages.count("values")) return {};
-    const Matrix& Q = stages.at("queries")[0];
-    const Matrix& K = stages.at("keys")[0];
-    const Matrix& V = stages.at("values")[0];
-    const bool causal = r.mask;
-    const double head = std::sqrt(static_cast<double>(r.head_dim()));
-    const auto softmax_masked = [causal](const Matrix& scores) {
-        return softmax_rows(causal ? masked(scores, false, kMinusInfinity) : scores);
+    if (!*b || (from->cols() != W->rows())) return {};
+    Matrix with_bias = *from * *W;
+    with_bias.rowwise() += **b;
+    if (closest_gap({with_bias}, yours) > std::max(tolerance, kStageRelative * stage_scale(with_bias))) return {};
+    std::vector<std::string> layers;
+    const auto add = [&](const char* layer, const std::optional<RowVector>& bias) {
+        if (bias) layers.push_back(layer);
     };
-    const std::string head_root = root(r.head_dim());
-    std::vector<WeightsMistake> catalogue = {
-        {"no scaling: the scores go into the softmax without being divided by " + head_root,
-         [&](const Matrix& q, const Matrix& k, const Matrix&, double) { return softmax_masked(q * k.transpose()); }},
-        {"the softmax over the wrong dimension (dim=-2: each column sums to 1, not each row)",
-         [&](const Matrix& q, const Matrix& k, const Matrix&, double s) {
-             const Matrix scaled = (q * k.transpose()) / static_cast<float>(s);
-             return softmax_columns(causal ? masked(scaled, false, kMinusInfinity) : scaled);
-         }},
-        {"the mask applied after the softmax without renormalising: the future's weights set to 0, the rows no "
-         "longer summing to 1",
-         [&](const Matrix& q, const Matrix& k, const Matrix&, double s) {
-             return masked(softmax_rows((q * k.transpose()) / static_cast<float>(s)), false, 0.0f);
-         },
-         true},
-        {"the mask filled with 0 instead of −∞ (masked_fill(mask, 0)): the future keeps a share of the softmax",
-         [&](const Matrix& q, const Matrix& k, const Matrix&, double s) {
-             return softmax_rows(masked((q * k.transpose()) / static_cast<float>(s), false, 0.0f));
-         },
-         true},
-        {"the mask on the wrong side of the diagonal (tril for triu): the past is hidden and the future seen",
-         [&](const Matrix& q, const Matrix& k, const Matrix&, double s) {
-             return softmax_rows(masked((q * k.transpose()) / static_cast<float>(s), true, kMinusInfinity));
-         },
-         true},
-        {"no causal mask: every token sees the tokens after it",
-         [&](const Matrix& q, const Matrix& k, const Matrix&, double s) {
-             return softmax_rows((q * k.transpose()) / static_cast<float>(s));
-         },
-         true},
-        {"keys and values swapped: the scores are queries · valuesᵀ",
-         [&](const Matrix& q, const Matrix&, const Matrix& v, double s) {
-             return softmax_masked((q * v.transpose()) / static_cast<float>(s));
-         }},
-        {"the queries used as keys: the scores are queries · queriesᵀ",
-         [&](const Matrix& q, const Matrix&, const Matrix&, double s) {
-             return softmax_masked((q * q.transpose()) / static_cast<float>(s));
-         }},
-    };
-    // The scale each wrong root gives, where it is not the head's.
-    for (const auto& [n, what] : {std::pair<int, const char*>{r.d_in, "d_in"}, {r.d_out, "d_out"}})
-        if (n != r.head_dim())
-            catalogue.push_back({"the scores divided by " + root(n) + " (" + what + ") instead of the head's " + head_root +
-                                     " (head_dim)",
-                                 [&, n = n](const Matrix& q, const Matrix& k, const Matrix&, double) {
-                                     return softmax_masked((q * k.transpose()) / std::sqrt(static_cast<float>(n)));
-                                 }});
-    std::vector<std::string> found;
-    const auto tried = [&](const std::vector<Matrix>& q, const std::vector<Matrix>& k, const std::vector<Matrix>& v,
-                           const WeightsMistake& m) {
-        std::vector<Matrix> weights;
-        for (int h = 0; h < r.heads; ++h) weights.push_back(m.weights(q[h], k[h], v[h], head));
-        return closest_gap(weights, yours) <= tolerance;
-    };
-    const std::vector<Matrix> q = head_columns(Q, r.heads), k = head_columns(K, r.heads), v = head_columns(V, r.heads);
-    for (const WeightsMistake& m : catalogue)
-        if ((!m.causal_only || causal) && tried(q, k, v, m)) found.push_back(m.words);
-    if (r.heads > 1) {  // view(b, heads, T, head_dim): the right shape, the wrong numbers
-        const WeightsMistake right{"", [&](const Matrix& q_, const Matrix& k_, const Matrix&, double s) {
-                                       return softmax_masked((q_ * k_.transpose()) / static_cast<float>(s));
-                                   }};
-        if (tried(viewed_without_transpose(Q, r.heads), viewed_without_transpose(K, r.heads),
-                  viewed_without_transpose(V, r.heads), right))
-            found.push_back("the heads split by view(b, num_heads, num_tokens, head_dim) without the transpose: each "
-                            "head reads other tokens' features");
-    }
-    return found;
+    add("W_query", r.b_query);
+    if (mla) add("W_DKV", r.b_DKV);
+    add(mla ? "W_UK" : "W_key", r.b_key);
+    add(mla ? "W_UV" : "W_value", r.b_value);
+    std::string names;
+    for (size_t i = 0; i < layers.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == layers.size() ? " and " : ", ") + layers[i];
+    return {names + (layers.size() > 1 ? " have" : " has") +
+            " a bias although qkv_bias=False: nn.Linear's bias defaults to True (pass bias=qkv_bias)"};
 }
 
 // Dropout in evaluation mode is the identity: weights that came out with some zeroed and
@@ -151,24 +72,46 @@ std::vector<std::string> dropout_mistakes(const RecordedAttention& r, const std:
         for (Eigen::Index i = 0; i < yours[h].size(); ++i) {
             const float y = yours[h].data()[i], w = before[h].data()[i];
             if (std::abs(y) <= tolerance && std::abs(w) > tolerance) dropped = true;
-            else if (std::abs(y - w * keep) > tolerance) return {};
+            else if (!(std::abs(y - w * keep) <= tolerance)) return {};  // nan too
         }
     if (!dropped) return {};
     return {"dropout left on in evaluation: the module's forward calls the dropout while the module is not training "
             "(torch.nn.functional.dropout(..., training=True), or a dropout that is not the module's own)"};
 }
 
-// Each head's context from the user's own weights (after dropout, where recorded) and their
-// `with` ("values"; "keys" for the keys-as-values mistake): T x head_dim a head.
-std::optional<std::vector<Matrix>> head_contexts(const RecordedAttention& r, const char* with) {
+// Each head's context from the user's own weights (after dropout, where recorded) and
+// `with` (one matrix a head: its values, or the keys for the keys-as-values mistake).
+std::optional<std::vector<Matrix>> head_contexts(const RecordedAttention& r, const std::vector<Matrix>& with) {
     const auto& st = r.stages;
     const char* weights_stage = st.count("dropped_weights") ? "dropped_weights" : "weights";
-    if (!st.count(weights_stage) || !st.count(with)) return std::nullopt;
+    if (!st.count(weights_stage)) return std::nullopt;
     const std::vector<Matrix>& w = st.at(weights_stage);
-    const std::vector<Matrix> v = head_columns(st.at(with)[0], r.heads);
     std::vector<Matrix> contexts;
-    for (int h = 0; h < r.heads; ++h) contexts.push_back(w[h] * v[h]);
+    for (int h = 0; h < r.heads; ++h) contexts.push_back(w[static_cast<size_t>(h)] * with[static_cast<size_t>(h)]);
     return contexts;
+}
+
+// The head's own values (its key/value group's), or nothing where they were not recorded.
+std::optional<std::vector<Matrix>> contexts_with_values(const RecordedAttention& r) {
+    if (!r.stages.count("values")) return std::nullopt;
+    return head_contexts(r, for_each_head(r, head_columns(r.stages.at("values")[0], r.groups())));
+}
+
+// The contexts with the keys for values: as recorded, and under RoPE also turned (the keys
+// the scores used), either of which a forward may have passed on.
+std::vector<std::vector<Matrix>> contexts_with_keys(const RecordedAttention& r) {
+    std::vector<std::vector<Matrix>> out;
+    const std::optional<std::vector<HeadParts>> parts = recorded_head_parts(r);
+    if (!parts) return out;
+    std::vector<Matrix> plain, turned;
+    for (const HeadParts& p : *parts) {
+        plain.push_back(p.k_plain);
+        turned.push_back(p.k);
+    }
+    if (const auto c = head_contexts(r, plain)) out.push_back(*c);
+    if (r.rope_base)
+        if (const auto c = head_contexts(r, turned)) out.push_back(*c);
+    return out;
 }
 
 // The heads' parts side by side (T x d_out), in their order or the last head first.
@@ -180,8 +123,14 @@ Matrix side_by_side(const std::vector<Matrix>& parts, bool reversed = false) {
     return all;
 }
 
+bool keys_as_values(const RecordedAttention& r, const std::vector<Matrix>& yours, double tolerance) {
+    for (const std::vector<Matrix>& contexts : contexts_with_keys(r))
+        if (closest_gap({side_by_side(contexts)}, yours) <= tolerance) return true;
+    return false;
+}
+
 std::vector<std::string> concat_mistakes(const RecordedAttention& r, const std::vector<Matrix>& yours, double tolerance) {
-    const std::optional<std::vector<Matrix>> contexts = head_contexts(r, "values");
+    const std::optional<std::vector<Matrix>> contexts = contexts_with_values(r);
     if (!contexts) return {};
     std::vector<std::string> found;
     const auto gives = [&](const Matrix& m) { return closest_gap({m}, yours) <= tolerance; };
@@ -195,8 +144,7 @@ std::vector<std::string> concat_mistakes(const RecordedAttention& r, const std::
             found.push_back("the heads put back together by view(b, num_tokens, d_out) without transpose(1, 2) first: "
                             "each row mixes tokens");
     }
-    if (const auto with_keys = head_contexts(r, "keys"); with_keys && gives(side_by_side(*with_keys)))
-        found.push_back("the keys used as values: the context is weights · keys");
+    if (keys_as_values(r, yours, tolerance)) found.push_back("the keys used as values: the context is weights · keys");
     return found;
 }
 
@@ -207,7 +155,7 @@ std::vector<std::string> output_mistakes(const RecordedAttention& r, const std::
         // The input out_proj saw, else (a forward that never called it) what it should have.
         std::optional<Matrix> concat;
         if (r.stages.count("concat")) concat = r.stages.at("concat")[0];
-        else if (const auto contexts = head_contexts(r, "values")) concat = side_by_side(*contexts);
+        else if (const auto contexts = contexts_with_values(r)) concat = side_by_side(*contexts);
         if (!concat) return found;
         const auto out_proj = [&](const Matrix& x) {
             Matrix y = x * *r.W_out;
@@ -219,8 +167,7 @@ std::vector<std::string> output_mistakes(const RecordedAttention& r, const std::
         return found;
     }
     // A single head's output is its context vectors.
-    if (const auto with_keys = head_contexts(r, "keys"); with_keys && gives(side_by_side(*with_keys)))
-        found.push_back("the keys used as values: the context is weights · keys");
+    if (keys_as_values(r, yours, tolerance)) found.push_back("the keys used as values: the context is weights · keys");
     return found;
 }
 
@@ -228,6 +175,8 @@ std::vector<std::string> output_mistakes(const RecordedAttention& r, const std::
 
 std::vector<std::string> diagnose(const RecordedAttention& r, const std::string& stage, const std::vector<Matrix>& yours,
                                   double tolerance) {
+    if (stage == "queries" || stage == "keys" || stage == "values" || stage == "latents")
+        return projection_mistakes(r, stage, yours, tolerance);
     if (stage == "weights") return weights_mistakes(r, yours, tolerance);
     if (stage == "dropped_weights") return dropout_mistakes(r, yours, tolerance);
     if (stage == "concat") return concat_mistakes(r, yours, tolerance);

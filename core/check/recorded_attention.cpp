@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "attention/attention.h"  // limits
 #include "model/safetensors.h"
 
 namespace attn {
@@ -23,8 +24,10 @@ public:
     const TensorEntry* find(const std::string& name) const { return file_.header().find(name); }
 
     // `name` as floats of exactly `shape` (`words` says what makes that shape), row-major as
-    // torch's C order, each finite.
-    std::vector<float> floats(const std::string& name, const std::vector<int64_t>& shape, const std::string& words) const {
+    // torch's C order, each finite unless `any_value` (a stage: the user's numbers, which may
+    // be masked scores' -inf or a mistake's nan).
+    std::vector<float> floats(const std::string& name, const std::vector<int64_t>& shape, const std::string& words,
+                              bool any_value = false) const {
         const TensorEntry* e = find(name);
         if (!e) throw ModelFileError(file_.path() + ": no " + name + " (" + words + ")");
         if (!is_float_dtype(e->dtype))
@@ -34,14 +37,16 @@ public:
                                  shape_text(shape));
         std::vector<float> all(static_cast<size_t>(e->elements()));
         file_.read_floats(*e, all.data());
-        for (float v : all)
-            if (!std::isfinite(v)) throw ModelFileError(file_.path() + ": " + name + " holds inf or nan");
+        if (!any_value)
+            for (float v : all)
+                if (!std::isfinite(v)) throw ModelFileError(file_.path() + ": " + name + " holds inf or nan");
         return all;
     }
 
     // A matrix or a vector (one row).
-    Matrix matrix(const std::string& name, const std::vector<int64_t>& shape, const std::string& words) const {
-        const std::vector<float> all = floats(name, shape, words);
+    Matrix matrix(const std::string& name, const std::vector<int64_t>& shape, const std::string& words,
+                  bool any_value = false) const {
+        const std::vector<float> all = floats(name, shape, words, any_value);
         Matrix m(shape.size() >= 2 ? shape[shape.size() - 2] : 1, shape.back());
         std::copy(all.begin(), all.end(), m.data());
         return m;
@@ -50,8 +55,9 @@ public:
     // The heads x T x T stage `name` as one T x T matrix a head (T x T in a single-head class).
     std::vector<Matrix> slices(const std::string& name, int heads, int T, bool single_head_class) const {
         const std::vector<float> all =
-            single_head_class ? floats(name, {T, T}, std::to_string(T) + " tokens")
-                              : floats(name, {heads, T, T}, std::to_string(heads) + " heads of " + std::to_string(T) + " tokens");
+            single_head_class ? floats(name, {T, T}, std::to_string(T) + " tokens", true)
+                              : floats(name, {heads, T, T}, std::to_string(heads) + " heads of " + std::to_string(T) + " tokens",
+                                       true);
         std::vector<Matrix> out;
         for (int h = 0; h < heads; ++h) {
             Matrix m(T, T);
@@ -62,6 +68,7 @@ public:
         return out;
     }
 
+    bool has_setting(const std::string& key) const { return file_.header().metadata.count(key) > 0; }
     // A setting from the metadata: JSON text, as the recorder writes it.
     nlohmann::json setting(const std::string& key) const {
         const auto& metadata = file_.header().metadata;
@@ -72,12 +79,22 @@ public:
         if (j.is_discarded()) throw ModelFileError(file_.path() + ": the setting " + key + " is not JSON");
         return j;
     }
-    int count(const std::string& key, int most) const {
+    int count(const std::string& key, int most, int least = 1) const {
         const nlohmann::json j = setting(key);
-        if (!j.is_number_integer() || j.get<int64_t>() < 1 || j.get<int64_t>() > most)
-            throw ModelFileError(file_.path() + ": the setting " + key + " is not a whole number from 1 to " +
-                                 std::to_string(most));
+        if (!j.is_number_integer() || j.get<int64_t>() < least || j.get<int64_t>() > most)
+            throw ModelFileError(file_.path() + ": the setting " + key + " is not a whole number from " +
+                                 std::to_string(least) + " to " + std::to_string(most));
         return j.get<int>();
+    }
+    // A whole number (10000.0 as Python may write a base counts) or null (None).
+    std::optional<int> count_or_none(const std::string& key, int least, int most) const {
+        const nlohmann::json j = setting(key);
+        if (j.is_null()) return std::nullopt;
+        const double v = j.is_number() ? j.get<double>() : 0.0;
+        if (!j.is_number() || !(v >= least && v <= most) || v != std::floor(v))
+            throw ModelFileError(file_.path() + ": the setting " + key + " is not None or a whole number from " +
+                                 std::to_string(least) + " to " + std::to_string(most));
+        return static_cast<int>(v);
     }
     bool flag(const std::string& key) const {
         const nlohmann::json j = setting(key);
@@ -90,7 +107,84 @@ private:
     SafetensorsFile file_;
 };
 
+// The variant's own settings, each checked against the others.
+void read_variant(const Reader& file, RecordedAttention& r) {
+    const std::string& path = file.path();
+    if (!file.has_setting("variant")) return;  // chapter 3's classes: files from before today's variants
+    const nlohmann::json v = file.setting("variant");
+    const std::string name = v.is_string() ? v.get<std::string>() : "";
+    if (name == "gqa") r.variant = RecordedVariant::Gqa;
+    else if (name == "swa") r.variant = RecordedVariant::Swa;
+    else if (name == "mla") r.variant = RecordedVariant::Mla;
+    else if (name == "alibi") r.variant = RecordedVariant::Alibi;
+    else throw ModelFileError(path + ": the setting variant is " + v.dump() + ", not one of gqa, swa, mla, alibi");
+    if (!r.out_proj)
+        throw ModelFileError(path + ": a " + name + " record without out_proj: the book's " + r.class_name +
+                             " has one (the setting out_proj is false)");
+    if (r.variant == RecordedVariant::Gqa) {
+        r.kv_groups = file.count("num_kv_groups", r.heads);
+        if (r.heads % r.kv_groups != 0)
+            throw ModelFileError(path + ": num_heads " + std::to_string(r.heads) + " is not a multiple of num_kv_groups " +
+                                 std::to_string(r.kv_groups) + ": each group serves the same number of heads");
+        r.rope_base = file.count_or_none("rope_base", limits::kMinRopeBase, limits::kMaxRopeBase);
+        if (r.rope_base && r.head_dim() % 2 != 0)
+            throw ModelFileError(path + ": RoPE (rope_base " + std::to_string(*r.rope_base) +
+                                 ") rotates pairs of features: head_dim " + std::to_string(r.head_dim()) + " is odd");
+    }
+    if (r.variant == RecordedVariant::Swa) r.window = file.count_or_none("sliding_window_size", 1, limits::kMaxWindow);
+    if (r.variant == RecordedVariant::Mla) r.latent_dim = file.count("latent_dim", limits::kMaxWidth);
+}
+
+std::string linear_words(int64_t in, int64_t out) {
+    return "nn.Linear(" + std::to_string(in) + ", " + std::to_string(out) + ")";
+}
+
+// W_query, W_key and W_value (mla: W_query, W_DKV, W_UK, W_UV) and their biases.
+void read_projections(const Reader& file, RecordedAttention& r) {
+    const int64_t d_in = r.d_in, d_out = r.d_out;
+    const auto weight = [&](const std::string& layer, int64_t in, int64_t out, const std::string& words) {
+        return file.matrix("param." + layer + ".weight", {out, in}, words).transpose().eval();
+    };
+    const auto bias = [&](const std::string& layer, int64_t out) -> std::optional<RowVector> {
+        const std::string name = "param." + layer + ".bias";
+        if (!file.find(name)) return std::nullopt;
+        return RowVector(file.matrix(name, {out}, "a bias of " + layer + "'s " + std::to_string(out) + " outputs"));
+    };
+    r.W_query = weight("W_query", d_in, d_out, linear_words(d_in, d_out));
+    r.b_query = bias("W_query", d_out);
+    if (r.variant == RecordedVariant::Mla) {
+        const int64_t latent = r.latent_dim;
+        r.W_DKV = weight("W_DKV", d_in, latent, linear_words(d_in, latent) + " (latent_dim " + std::to_string(latent) + ")");
+        r.b_DKV = bias("W_DKV", latent);
+        r.W_key = weight("W_UK", latent, d_out, linear_words(latent, d_out));
+        r.b_key = bias("W_UK", d_out);
+        r.W_value = weight("W_UV", latent, d_out, linear_words(latent, d_out));
+        r.b_value = bias("W_UV", d_out);
+        return;
+    }
+    const int64_t kv = r.kv_width();
+    const std::string kv_words = r.variant == RecordedVariant::Gqa
+                                     ? "num_kv_groups " + std::to_string(r.kv_groups) + " of head_dim " +
+                                           std::to_string(r.head_dim()) + " from d_in " + std::to_string(d_in)
+                                     : linear_words(d_in, d_out);
+    r.W_key = weight("W_key", d_in, kv, kv_words);
+    r.b_key = bias("W_key", kv);
+    r.W_value = weight("W_value", d_in, kv, kv_words);
+    r.b_value = bias("W_value", kv);
+}
+
 }  // namespace
+
+const char* recorded_variant_name(RecordedVariant v) {
+    switch (v) {
+    case RecordedVariant::Chapter3: return "";
+    case RecordedVariant::Gqa: return "gqa";
+    case RecordedVariant::Swa: return "swa";
+    case RecordedVariant::Mla: return "mla";
+    case RecordedVariant::Alibi: return "alibi";
+    }
+    return "";
+}
 
 RecordedAttention read_recorded_attention(const std::string& path) {
     const Reader file(path);
@@ -111,6 +205,8 @@ RecordedAttention read_recorded_attention(const std::string& path) {
     r.qkv_bias = file.flag("qkv_bias");
     r.mask = file.flag("mask");
     r.out_proj = file.flag("out_proj");
+    if (file.has_setting("stated_qkv_bias")) r.stated_qkv_bias = file.flag("stated_qkv_bias");
+    read_variant(file, r);
 
     const TensorEntry* input = file.find("input");
     if (!input || input->shape.size() != 2)
@@ -127,23 +223,29 @@ RecordedAttention read_recorded_attention(const std::string& path) {
                              std::to_string(static_cast<int64_t>(kMaxCheckedWeights)) + " a stage)");
     const int64_t d_in = r.d_in, d_out = r.d_out;
     r.input = file.matrix("input", {T, d_in}, std::to_string(T) + " tokens of d_in " + std::to_string(d_in));
-    const std::string linear = "nn.Linear(" + std::to_string(d_in) + ", " + std::to_string(d_out) + ")";
-    r.W_query = file.matrix("param.W_query.weight", {d_out, d_in}, linear).transpose();
-    r.W_key = file.matrix("param.W_key.weight", {d_out, d_in}, linear).transpose();
-    r.W_value = file.matrix("param.W_value.weight", {d_out, d_in}, linear).transpose();
-    const std::string bias_words = "a bias of d_out " + std::to_string(d_out);
-    if (file.find("param.W_query.bias")) r.b_query = file.matrix("param.W_query.bias", {d_out}, bias_words);
-    if (file.find("param.W_key.bias")) r.b_key = file.matrix("param.W_key.bias", {d_out}, bias_words);
-    if (file.find("param.W_value.bias")) r.b_value = file.matrix("param.W_value.bias", {d_out}, bias_words);
+    read_projections(file, r);
     if (r.out_proj) {
-        const std::string out = "nn.Linear(" + std::to_string(d_out) + ", " + std::to_string(d_out) + ")";
-        r.W_out = file.matrix("param.out_proj.weight", {d_out, d_out}, out).transpose();
-        if (file.find("param.out_proj.bias")) r.b_out = file.matrix("param.out_proj.bias", {d_out}, bias_words);
+        r.W_out = file.matrix("param.out_proj.weight", {d_out, d_out}, linear_words(d_out, d_out)).transpose();
+        if (file.find("param.out_proj.bias"))
+            r.b_out = file.matrix("param.out_proj.bias", {d_out}, "a bias of d_out " + std::to_string(d_out));
     }
-    const std::string rows = std::to_string(T) + " tokens of d_out " + std::to_string(d_out);
-    for (const char* stage : {"queries", "keys", "values", "concat", "output"})
-        if (file.find(std::string("stage.") + stage))
-            r.stages[stage] = {file.matrix(std::string("stage.") + stage, {T, d_out}, rows)};
+    if (r.variant == RecordedVariant::Alibi && file.find("param.slopes")) {
+        const std::vector<float> slopes =
+            file.floats("param.slopes", {r.heads}, "one ALiBi slope a head of " + std::to_string(r.heads));
+        r.slopes = slopes;
+    }
+    const auto rows = [&](int64_t width, const std::string& what) {
+        return std::to_string(T) + " tokens of " + what + " " + std::to_string(width);
+    };
+    const std::string kv_what = r.variant == RecordedVariant::Gqa ? "num_kv_groups × head_dim" : "d_out";
+    const std::vector<std::pair<std::string, std::pair<int64_t, std::string>>> widths = {
+        {"queries", {d_out, "d_out"}}, {"keys", {r.kv_width(), kv_what}}, {"values", {r.kv_width(), kv_what}},
+        {"concat", {d_out, "d_out"}},  {"output", {d_out, "d_out"}}};
+    for (const auto& [stage, width] : widths)
+        if (file.find("stage." + stage))
+            r.stages[stage] = {file.matrix("stage." + stage, {T, width.first}, rows(width.first, width.second), true)};
+    if (r.variant == RecordedVariant::Mla && file.find("stage.latents"))
+        r.stages["latents"] = {file.matrix("stage.latents", {T, r.latent_dim}, rows(r.latent_dim, "latent_dim"), true)};
     // The book's single-head classes keep (T, T) weights; MultiHeadAttention (heads, T, T).
     const bool single = r.heads == 1 && file.find("stage.weights") && file.find("stage.weights")->shape.size() == 2;
     for (const char* stage : {"weights", "dropped_weights"})

@@ -15,22 +15,50 @@
 
 namespace attn {
 
+// Which of the book's classes the record is: chapter 3's (no "variant" setting: the files
+// written before today's variants read as they did), or one of chapter 4's bonus classes.
+enum class RecordedVariant { Chapter3, Gqa, Swa, Mla, Alibi };
+
 struct RecordedAttention {
     std::string class_name;  // the module's class, e.g. "MultiHeadAttention"
+    RecordedVariant variant = RecordedVariant::Chapter3;
     int d_in = 0, d_out = 0, heads = 1;
     double dropout = 0.0;
     bool training = false, qkv_bias = false, mask = false, out_proj = false;
+    // What the user said they meant (record(..., qkv_bias=False)); absent when not said.
+    std::optional<bool> stated_qkv_bias;
+    int kv_groups = 0;               // gqa: num_kv_groups (the others: one group a head)
+    std::optional<int> rope_base;    // gqa with RoPE (llama3.py's)
+    std::optional<int> window;       // swa: sliding_window_size (absent: None, plain causal)
+    int latent_dim = 0;              // mla: W_DKV's width
     Matrix input;                                      // T x d_in
-    Matrix W_query, W_key, W_value;                    // d_in x d_out: x @ W (torch's weight.T)
-    std::optional<RowVector> b_query, b_key, b_value;  // 1 x d_out
+    // d_in x d_out: x @ W (torch's weight.T). gqa's W_key and W_value are d_in x kv_width();
+    // mla's are W_UK and W_UV, latent_dim x d_out.
+    Matrix W_query, W_key, W_value;
+    std::optional<RowVector> b_query, b_key, b_value;  // 1 x their width
+    std::optional<Matrix> W_DKV;                       // mla: d_in x latent_dim
+    std::optional<RowVector> b_DKV;
     std::optional<Matrix> W_out;                       // d_out x d_out: x @ W
     std::optional<RowVector> b_out;
-    // The stages the hooks saw, as the file names them after "stage.": queries, keys,
-    // values and concat (T x d_out), output (T x d_out), and weights, dropped_weights
-    // (one T x T matrix a head). A stage the module has no hook for is absent.
+    std::optional<std::vector<float>> slopes;          // alibi: the module's own, one a head
+    // The stages the hooks saw, as the file names them after "stage.": queries, concat and
+    // output (T x d_out), keys and values (T x kv_width()), latents (mla, T x latent_dim),
+    // and weights, dropped_weights (one T x T matrix a head). A stage the module has no hook
+    // for is absent. Stages are the user's numbers: they may hold inf or nan (dropout on
+    // masked scores); the input and the parameters are finite.
     std::map<std::string, std::vector<Matrix>> stages;
     int tokens() const { return static_cast<int>(input.rows()); }
     int head_dim() const { return d_out / heads; }
+    // Key/value groups: gqa's num_kv_groups, else one a head. Head h reads group h / (heads / groups).
+    int groups() const { return variant == RecordedVariant::Gqa ? kv_groups : heads; }
+    int group_of(int head) const { return head / (heads / groups()); }
+    int kv_width() const { return groups() * head_dim(); }
+    // Whether the future is hidden: the book's classes with a mask buffer, and every one of
+    // today's variants, whose forwards build the causal mask themselves.
+    bool causal() const { return mask || variant != RecordedVariant::Chapter3; }
+    // The user said qkv_bias=False and the projections have biases all the same: the check
+    // runs what they meant, without them.
+    bool biases_unintended() const { return stated_qkv_bias == false && (b_query || b_key || b_value || b_DKV); }
 };
 
 // Reads `path`. Throws ModelFileError "PATH: REASON" for a file that is not such a
@@ -39,6 +67,9 @@ struct RecordedAttention {
 // [3, 6, 6]: 2 heads of 6 tokens make [2, 6, 6]"), more than kMaxCheckedTokens tokens or
 // kMaxCheckedWeights weights a stage.
 RecordedAttention read_recorded_attention(const std::string& path);
+
+// The "variant" setting's word for each ("" for chapter 3's classes).
+const char* recorded_variant_name(RecordedVariant v);
 
 // A check runs the module's forward once and compares T x T stages: a text of a few
 // thousand tokens at most (a reader's chapter 3 inputs have six).

@@ -1,8 +1,10 @@
 """The book's MultiHeadAttention (scripts/book_gpt.py) with one mistake each (`bug`), as readers make them: what
 `attnscope-cli --check` must find at the right stage with the right diagnosis
 (tests/check_attention.test.sh). BUGS maps each to the stage it first shows at and words
-the diagnosis must contain."""
+the diagnosis must contain; STATED, the settings a bug's test states to the recorder (what
+the reader meant: record(..., qkv_bias=False))."""
 import torch
+import torch.nn as nn
 
 from book_gpt import MultiHeadAttention
 
@@ -24,7 +26,13 @@ BUGS = {
     "keys_as_values": ("concat", "keys used as values"),
     "no_out_proj": ("output", "no out_proj"),
     "out_proj_twice": ("output", "out_proj applied twice"),
+    "dropout_before_mask": ("weights", "dropout applied to the scores, before the mask and the softmax"),
+    "dropout_before_softmax": ("weights", "dropout applied to the scores, before the softmax (it got the scores "
+                                          "divided by √2, masked with −∞)"),
+    "bias_without_qkv_bias": ("queries", "W_query, W_key and W_value have a bias although qkv_bias=False: "
+                                         "nn.Linear's bias defaults to True (pass bias=qkv_bias)"),
 }
+STATED = {"bias_without_qkv_bias": {"qkv_bias": False}}
 
 
 class BuggyMultiHeadAttention(MultiHeadAttention):
@@ -32,6 +40,9 @@ class BuggyMultiHeadAttention(MultiHeadAttention):
         super().__init__(*args, **kwargs)
         assert bug in BUGS, bug
         self.bug = bug
+        if bug == "bias_without_qkv_bias":  # as written without bias=qkv_bias: nn.Linear's default
+            d_in, d_out = self.W_query.in_features, self.d_out
+            self.W_query, self.W_key, self.W_value = nn.Linear(d_in, d_out), nn.Linear(d_in, d_out), nn.Linear(d_in, d_out)
 
     def forward(self, x):
         bug = self.bug
@@ -50,6 +61,8 @@ class BuggyMultiHeadAttention(MultiHeadAttention):
         if bug == "keys_values_swapped":
             keys, values = values, keys
         attn_scores = queries @ (queries if bug == "queries_as_keys" else keys).transpose(2, 3)
+        if bug == "dropout_before_mask":
+            attn_scores = self.dropout(attn_scores)
         mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
         if bug == "mask_past":
             mask_bool = torch.tril(torch.ones(num_tokens, num_tokens), diagonal=-1).bool()
@@ -59,10 +72,14 @@ class BuggyMultiHeadAttention(MultiHeadAttention):
         else:
             if bug != "no_mask":
                 attn_scores = attn_scores.masked_fill(mask_bool, 0.0 if bug == "mask_zero" else -torch.inf)
-            attn_weights = torch.softmax(attn_scores / scale, dim=-2 if bug == "softmax_dim" else -1)
+            softmax_input = attn_scores / scale
+            if bug == "dropout_before_softmax":
+                softmax_input = self.dropout(softmax_input)
+            attn_weights = torch.softmax(softmax_input, dim=-2 if bug == "softmax_dim" else -1)
         if bug == "dropout_in_eval":
             self.dropout.train()  # the module is in eval(); its dropout is not
-        attn_weights = self.dropout(attn_weights)
+        if bug not in ("dropout_before_mask", "dropout_before_softmax"):
+            attn_weights = self.dropout(attn_weights)
         per_head = attn_weights @ (keys if bug == "keys_as_values" else values)  # b, heads, T, head_dim
         if bug == "heads_reversed":
             per_head = per_head.flip(1)
