@@ -1,6 +1,8 @@
-// A recorded attention module (attnscope_record's safetensors, `attnscope-cli --check FILE`):
-// the input is the file. A record that reads must check: its report's first difference,
-// when there is one, names a stage that was recorded and a cell inside it.
+// A recorded attention module (attnscope_record's safetensors, `attnscope-cli --check FILE`,
+// chapter 3's classes and chapter 4's variants; the corpus holds both): the input is the
+// file. A record that reads must check: its report's first difference, when there is one,
+// names a stage that was recorded and a cell inside it, and every stage compared (what the
+// app draws) is a match or that difference.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -32,5 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                         check->first->col < stage->second[head].cols(),
                     "the first difference is a cell of that stage");
     }
+    fuzz::check(check->compared.size() == check->matched.size() + (check->first ? 1 : 0),
+                "every compared stage is a match or the first difference");
     return 0;
 }
