@@ -150,12 +150,11 @@ PY
         fail "$bug" "$why"
     fi
 }
-for module in buggy_attention buggy_variants; do
-    for bug in $(PYTHONPATH="$pythonpath" "$python" -c "from $module import BUGS; print(' '.join(BUGS))"); do
-        read -r stage words < <(PYTHONPATH="$pythonpath" "$python" -c \
-            "from $module import BUGS; b = BUGS['$bug']; print(b[0], b[1])")
+for module in buggy_attention buggy_variants; do  # each BUGS as lines of bug, stage, words (torch imported once)
+    while IFS=$'\t' read -r bug stage words; do
         expect_bug "$bug" "$stage" "$words"
-    done
+    done < <(PYTHONPATH="$pythonpath" "$python" -c \
+        "from $module import BUGS; print('\n'.join(f'{b}\t{s}\t{w}' for b, (s, w) in BUGS.items()))")
 done
 expect_bug mla_bias_without_qkv_bias queries "W_query, W_DKV, W_UK and W_UV have a bias although qkv_bias=False"
 
