@@ -86,6 +86,11 @@ std::string blas_kernels_reason() {
     if (set && chose && in_use == user)
         return "chosen by attnscope: OpenBLAS had chosen " + std::string(chose) +
                ", older than what this CPU runs (OPENBLAS_CORETYPE overrides)";
+    // The library checks the CPU itself for some kernels (Cooperlake's BF16) and keeps its
+    // own choice where it disagrees with what attnscope read (a test's ATTNSCOPE_CPU_FEATURES).
+    if (set && chose)
+        return "attnscope asked for " + std::string(user) + " (OpenBLAS had chosen " + chose +
+               "), which OpenBLAS did not take on this CPU";
     if (set && in_use == user) return "OPENBLAS_CORETYPE=" + std::string(user) + ", as set";
     if (set) return "OpenBLAS's own choice: it did not take OPENBLAS_CORETYPE=" + std::string(user);
     if (!better_blas_kernels(in_use, cpu_vectors()).empty())
