@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "views/check_view.h"
 #include "views/focus_view.h"
 #include "views/model_view.h"
 #include "views/stage_labels.h"
@@ -78,6 +79,7 @@ void model(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& m
     // A lesson on trained heads marks its cells here as chapter 3's lessons do.
     const attn::LessonStep* step = current_step(c);
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
+    if (tab == ViewTab::Check) return draw_check_view(c, ctx, report);
     if (tab == ViewTab::Compare || tab == ViewTab::KvCache || tab == ViewTab::Tiled) {
         text_wrapped("This tab works on the chapter 3 module and today's variants: choose it under Model.");
         return;
@@ -191,6 +193,7 @@ void view(LiveRun& live, AppPanels& panels, const DrawContext& ctx, ViewMemo& me
     const ViewTab tab = c.focus ? c.tab : draw_view_tabs(c, report.widgets);
     const attn::LessonStep* step = current_step(c);
     const StageMarks marks = step ? step_marks(*step) : StageMarks{};
+    if (tab == ViewTab::Check) return draw_check_view(c, ctx, report);
     if (tab == ViewTab::Compare) return panels.compare.draw(c, live, ctx, step ? &marks : nullptr, report.heatmaps);
     const int head = live.shown_head();  // a head of `run`, whatever was asked for
     if (tab == ViewTab::HeadLines) return panels.head_view.draw(*run, head, ctx, report);

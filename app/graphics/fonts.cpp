@@ -11,7 +11,7 @@ namespace app {
 namespace {
 
 // Latin, Greek (softmax, sigma), subscript digits (q₂·k₃), arrows, the math the
-// headings use (√, Σ, ∞, ·, ×) and the transpose mark ᵀ.
+// headings use (√, Σ, ∞, ·, ×), the transpose mark ᵀ and the check marks ✓ ✗.
 const ImWchar kGlyphRanges[] = {
     0x0020, 0x017F,  // Basic Latin, Latin-1, Latin Extended-A
     0x0370, 0x03FF,  // Greek
@@ -23,6 +23,7 @@ const ImWchar kGlyphRanges[] = {
     0x2200, 0x22FF,  // mathematical operators
     0x2400, 0x2426,  // control pictures: ␣ for a token's space
     0x25A0, 0x25FF,  // geometric shapes
+    0x2713, 0x2717,  // ✓ ✗: a checked stage matches or differs
     0,
 };
 

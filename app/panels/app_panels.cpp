@@ -46,6 +46,14 @@ std::string AppPanels::start(LiveRun& live, float& ui_scale) {
     if (!options_.tab.empty())
         c.show_tab(view_tab_from_name(options_.tab).value_or(ViewTab::Pipeline));  // checked by parse_app_options
     if (options_.session) c.last_session = load_session_file(*options_.session, live, c, ui_scale);
+    if (options_.check) {  // a file that is not a record: exit 2 in one line, as for any bad flag
+        try {
+            c.check = open_check(*options_.check);
+        } catch (const std::exception& e) {
+            return std::string("--check: ") + e.what();
+        }
+        c.show_tab(ViewTab::Check);
+    }
     if (!options_.lesson.empty()) {
         const int lesson = find_lesson(c, options_.lesson);
         if (lesson < 0) return "--lesson: " + why_no_lesson(c, options_.lesson);

@@ -22,6 +22,8 @@ const char* title(FileAction a) {
     case FileAction::SaveSession: return "Save session";
     case FileAction::OpenSession: return "Open session";
     case FileAction::OpenModel: return "Open a model: a GPT-2 checkpoint (.safetensors or its folder), or a Llama 3, SmolLM2 or Qwen folder";
+    case FileAction::CheckAttention:
+        return "Check my attention code: a module recorded by attnscope_record (attnscope-cli --print-recorder prints it)";
     case FileAction::Matrix: return "Save matrix";
     }
     return "";
@@ -36,6 +38,7 @@ std::string default_name(FileAction a, const std::optional<MatrixExportRequest>&
     case FileAction::SaveSession:
     case FileAction::OpenSession: return "session.json";
     case FileAction::OpenModel: return "model.safetensors";
+    case FileAction::CheckAttention: return "mine.safetensors";
     case FileAction::Matrix: return m ? m->name + "." + m->format : "matrix";
     }
     return "";
@@ -64,6 +67,16 @@ FileOutcome run_file_action(FileAction action, const std::string& path, AppConte
             return FileOutcome{path, e.what()};
         }
         app.live.controls.model = path;
+        return FileOutcome{path, ""};
+    }
+    if (action == FileAction::CheckAttention) {
+        // A file that is not a record is said in the dialog; the check on screen stays.
+        try {
+            c.check = open_check(path);
+        } catch (const std::exception& e) {
+            return FileOutcome{path, e.what()};
+        }
+        c.show_tab(ViewTab::Check);
         return FileOutcome{path, ""};
     }
     const attn::Run* run = app.live.run();
@@ -122,7 +135,8 @@ void FileDialog::draw(AppContext& app) {
     typing_ = ImGui::IsItemActive();
     if (!error_.empty()) ImGui::TextColored(ui_color(ui_colors().error), "%s", error_.c_str());
     bool close = false;
-    const bool opens = *action_ == FileAction::OpenSession || *action_ == FileAction::OpenModel;
+    const bool opens = *action_ == FileAction::OpenSession || *action_ == FileAction::OpenModel ||
+                       *action_ == FileAction::CheckAttention;
     // In the browser a file to open comes from its file picker, and opens as it arrives.
     std::string refused;
     const std::optional<std::string> picked = opens ? platform::picked_file("dialog", refused) : std::nullopt;

@@ -13,7 +13,7 @@
 
 namespace app {
 
-enum class FileAction { WindowPng, TraceJson, AllStages, PythonFile, SaveSession, OpenSession, OpenModel, Matrix };
+enum class FileAction { WindowPng, TraceJson, AllStages, PythonFile, SaveSession, OpenSession, OpenModel, CheckAttention, Matrix };
 
 // Does the action now. Window PNGs are only scheduled (ViewState::window_png): the
 // window is read after it is drawn. Records the outcome in last_export / last_session.

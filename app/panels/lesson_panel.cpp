@@ -106,15 +106,26 @@ static ViewTab draw_tab_bar(ViewState& c, WidgetRects& widgets) {
                         {ViewTab::Compare, "Compare", "tab_compare"},
                         {ViewTab::HeadLines, "Head view", "tab_head_view"},
                         {ViewTab::KvCache, "KV cache", "tab_kv_cache"},
-                        {ViewTab::Tiled, "Tiled softmax", "tab_tiled_softmax"}};
+                        {ViewTab::Tiled, "Tiled softmax", "tab_tiled_softmax"},
+                        {ViewTab::Check, "Check", "tab_check"}};
     ViewTab shown = c.tab;
     for (const Tab& t : tabs) {
+        // The Check tab is there while a check is open (File > Check my attention code…);
+        // its × closes the check.
+        const bool check = t.tab == ViewTab::Check;
+        if (check && !c.check && c.tab != ViewTab::Check) continue;
+        bool kept = true;
         const ImGuiTabItemFlags flags = c.select_tab && c.tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;
-        const bool open = ImGui::BeginTabItem(t.label, nullptr, flags);
+        const bool open = ImGui::BeginTabItem(t.label, check ? &kept : nullptr, flags);
         widgets.record(t.name);
         if (open) {
             shown = t.tab;
             ImGui::EndTabItem();
+        }
+        if (!kept) {
+            c.check.reset();
+            if (shown == ViewTab::Check) shown = ViewTab::Pipeline;
+            if (c.tab == ViewTab::Check) c.show_tab(ViewTab::Pipeline);
         }
     }
     ImGui::EndTabBar();

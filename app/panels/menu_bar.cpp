@@ -58,6 +58,8 @@ void file_menu(AppContext& app, FileDialog& dialog, WidgetRects& widgets, bool& 
     explain();
     ImGui::Separator();
     if (ImGui::MenuItem("Open model…", "Ctrl+M")) dialog.open(FileAction::OpenModel);
+    if (ImGui::MenuItem("Check my attention code…")) dialog.open(FileAction::CheckAttention);
+    widgets.record("menu_check");
     ImGui::Separator();
     if (ImGui::MenuItem("Save session…", "Ctrl+S")) dialog.open(FileAction::SaveSession);
     if (ImGui::MenuItem("Open session…", "Ctrl+O")) dialog.open(FileAction::OpenSession);

@@ -44,7 +44,7 @@ std::string app_usage() {
            "  [--bench-change seed|dropout] [--lesson ID [--lesson-step N]] [--lesson-tour DIR] [--presenter]\n"
            "  [--colormap default|colorblind|high-contrast] [--compare " + name_list(attn::comparison_names(), "|") + "]\n"
            "  [--tab " + name_list(view_tab_names(), "|") + "]\n"
-           "  [--session FILE] [--export-all DIR] [--save-py FILE] [--save-session FILE]\n"
+           "  [--session FILE] [--check RECORD] [--export-all DIR] [--save-py FILE] [--save-session FILE]\n"
            "  [--revision REV: with --model ORG/NAME, that branch, tag or commit, downloaded from the Hub if need be]\n";
 }
 
@@ -91,6 +91,7 @@ AppOptions parse_app_options(const std::vector<std::string>& rest) {
                 throw OptionsError("--tab takes " + name_list(view_tab_names(), ", ") + ", got '" + o.tab + "'");
         }
         else if (flag == "--session") o.session = flags.value();
+        else if (flag == "--check") o.check = flags.value();
         else if (flag == "--revision") o.revision = flags.value();
         else if (flag == "--export-all") o.export_all = flags.value();
         else if (flag == "--save-py") o.save_py = flags.value();

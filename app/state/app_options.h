@@ -29,6 +29,7 @@ struct AppOptions {
     std::string compare;                    // open this comparison
     std::string tab;                        // open this view tab: pipeline | compare | head-view
     std::optional<std::string> session;  // load this session file at start
+    std::optional<std::string> check;    // open a recorded module's check (File > Check my attention code…)
     std::optional<std::string> revision;  // --revision: the branch, tag or commit of --model ORG/NAME
     // Once the first view is computed, do what the File menu would, then go on.
     std::optional<std::string> export_all, save_py, save_session;

@@ -93,6 +93,16 @@ struct HeadViewReport {  // the head view (lines), for the state file
     std::vector<int> line_heads, line_queries, line_keys;  // those with a line drawn, ascending
 };
 
+struct CheckReport {  // the Check tab, for the state file
+    bool shown = false;
+    std::string path, report;          // the record, and attnscope-cli --check's text
+    std::vector<std::string> stages;   // compared, in the order the data flows
+    std::string stage;                 // the one on screen
+    int head = -1, heads = 0;          // its head (-1: a stage of the heads side by side)
+    bool matches = false;              // every recorded stage matches
+    long differing = 0, outlined = 0;  // cells beyond the tolerance on screen, and those outlined
+};
+
 struct PointerReport {  // what the app saw of the mouse: tests print it when a click seems lost
     bool known = false;    // Dear ImGui has a position (the pointer is over the focused window)
     float x = 0, y = 0;
@@ -110,6 +120,7 @@ struct FrameReport {  // where things were drawn this frame, for the state file
     WindowReport window;
     StepperReport kv_cache, tiled;
     HeadViewReport head_view;
+    CheckReport check;
     Rect viewport{};          // the visible part of the view (the pane right of the controls)
     bool popup_open = false;  // a menu, combo list or dialog: the next click closes it first
     PointerReport pointer;

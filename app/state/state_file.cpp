@@ -131,6 +131,7 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                           {"values", h.value_px > 0.0f ? nlohmann::json{{"shown", h.values}, {"need_px", h.value_px}}
                                                        : nlohmann::json(nullptr)}};
         if (h.view[2] > h.view[0]) heatmaps[name]["view"] = h.view;
+        if (!h.marked.empty()) heatmaps[name]["marked"] = h.marked;  // its outlined cells and rows
     }
     j["heatmaps"] = heatmaps;
     // Presenter mode must keep what a lesson step points at on screen: tests check that
@@ -179,6 +180,17 @@ nlohmann::json state_json(const LiveRun& live, float ui_scale, const FrameReport
                                                {"line_queries", hv.line_queries},
                                                {"line_keys", hv.line_keys}}
                               : nlohmann::json(nullptr);
+    const CheckReport& ck = report.check;
+    j["check_view"] = ck.shown ? nlohmann::json{{"path", ck.path},
+                                                {"report", ck.report},
+                                                {"stages", ck.stages},
+                                                {"stage", ck.stage},
+                                                {"head", ck.head},
+                                                {"heads", ck.heads},
+                                                {"matches", ck.matches},
+                                                {"differing", ck.differing},
+                                                {"outlined", ck.outlined}}
+                               : nlohmann::json(nullptr);
     return j;
 }
 

@@ -3,7 +3,7 @@
 namespace app {
 
 const std::vector<std::string>& view_tab_names() {
-    static const std::vector<std::string> names = {"pipeline", "compare", "head-view", "kv-cache", "tiled-softmax"};
+    static const std::vector<std::string> names = {"pipeline", "compare", "head-view", "kv-cache", "tiled-softmax", "check"};
     return names;
 }
 

@@ -7,13 +7,14 @@
 #include <vector>
 
 #include "run/comparisons.h"
+#include "state/open_check.h"
 #include "classroom/lesson.h"
 
 namespace app {
 
-enum class ViewTab { Pipeline, Compare, HeadLines, KvCache, Tiled };
+enum class ViewTab { Pipeline, Compare, HeadLines, KvCache, Tiled, Check };
 // One name per tab, for --tab and the state file alike: "pipeline", "compare", "head-view",
-// "kv-cache", "tiled-softmax".
+// "kv-cache", "tiled-softmax", "check".
 const std::vector<std::string>& view_tab_names();  // in ViewTab order
 std::optional<ViewTab> view_tab_from_name(const std::string& name);
 std::string view_tab_name(ViewTab tab);
@@ -45,6 +46,7 @@ struct ViewState {
     bool select_tab = false;    // switch the tab bar to `tab` on the next frame
     std::optional<attn::ComparisonKind> compare;  // the comparison the Compare tab shows
     std::string compare_stage = "weights";
+    std::optional<OpenCheck> check;  // the Check tab's: File > Check my attention code…
 
     std::optional<FileOutcome> last_export;
     std::optional<FileOutcome> last_session;
