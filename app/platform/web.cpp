@@ -103,8 +103,6 @@ EM_JS(void, js_fetch_files, (const char* base, const char* dir, const char* name
         .catch(function(e) { st.state = -1; st.error = String((e && e.message) || e); });
 });
 
-// The browser's file chooser; the chosen file is copied into /uploads/ of the page's
-// file system. Module.attnscopePicked[purpose]: {state: 0 reading, 1 there, -1 refused}.
 // The browser's file chooser; the chosen files are copied into /uploads/ of the page's
 // file system (several at once: a checkpoint with its config.json beside it). The path
 // given back is the .safetensors one's, else the first's.

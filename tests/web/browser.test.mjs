@@ -323,6 +323,22 @@ await waitState("the chosen checkpoint opens and runs", "s => s.dialog === null 
                 "s.model_run && s.model_run.name === '/uploads/model.safetensors' && s.tokens.join('') === 'a!b!c'");
 await linkIs("the link leaves the visitor's file out", 'q => q === "?text=a%21b%21c"');
 
+// 8b. File > Check my attention code… with a record chosen in the picker (the fuzzer's seed:
+// the book's MultiHeadAttention with its scores divided by √d_in, through the real recorder):
+// the Check tab at the weights, the user's, attnscope's and the difference side by side.
+const record = path.join(path.dirname(siteDir), "..", "fuzz", "corpus", "fuzz_check_file", "mha_scale_d_in.safetensors");
+await page.mouse.click(...await centre("menu_file"));
+await waitState("File lists Check my attention code…", "s => 'menu_check' in s.widgets");
+await page.mouse.click(...await centre("menu_check"));
+await waitState("it opens a dialog with a file picker", "s => s.dialog !== null && s.dialog.choose !== null && s.dialog.title.includes('Check my attention code')");
+await chooseInDialog(record);
+await waitState("the record opens on the Check tab at its first differing stage, the diagnosis said",
+                "s => s.dialog === null && s.tab === 'check' && s.check_view && s.check_view.stage === 'weights' && " +
+                "s.check_view.report.includes(\"(d_in) instead of the head's\") && s.check_view.outlined > 0 && " +
+                "['check/yours', 'check/attnscope', 'check/difference'].every(k => s.heatmaps[k] && s.heatmaps[k].visible && " +
+                "s.heatmaps[k].marked.length === s.check_view.outlined)");
+await page.screenshot({path: path.join(workDir, "check.png")});
+
 // 9. Bad and hostile links: one line on the page, the default view.
 for (const [query, line] of [["?heads=0", "--heads must be between 1 and 64, got 0"],
                              ["?screenshot=/etc/passwd", "'screenshot' is a flag of the desktop app; a link cannot give it"],
