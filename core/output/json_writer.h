@@ -1,6 +1,6 @@
 #pragma once
-// The one writer of the CLI's JSON: numbers in their shortest round-trip form, -inf
-// (masked) as null since JSON has no infinities, text as UTF-8 (a stray byte as
+// The one writer of the CLI's JSON: numbers in their shortest round-trip form, inf and nan
+// (a masked score, a checked module's own) as null, text as UTF-8 (a stray byte as
 // U+FFFD), matrices as nested lists (a vector as one list).
 #include <charconv>
 #include <cmath>
@@ -19,7 +19,7 @@ public:
     explicit JsonWriter(std::ostream& out) : out_(out) {}
 
     void number(float v) {
-        if (!std::isfinite(v)) {  // only -inf (masked) reaches here; JSON has no infinities
+        if (!std::isfinite(v)) {  // a masked -inf, or a checked module's own inf or nan: JSON has neither
             out_ << "null";
             return;
         }
