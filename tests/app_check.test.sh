@@ -54,12 +54,7 @@ read -r head cells <"$WORK/count"
 
 start_app --text "Your journey starts with one step"
 wait_state "$(settled 1)" >/dev/null
-read -r x y <<<"$(widget_centre menu_file)"
-click "$x" "$y"
-check "File lists Check my attention code…" wait_state "'menu_check' in s['widgets']"
-read -r x y <<<"$(widget_centre menu_check)"
-click "$x" "$y"
-check "it opens a dialog for the record" wait_state "s['dialog'] is not None and 'Check my attention code' in s['dialog']['title']"
+file_menu_dialog menu_check "Check my attention code"
 type_path "$WORK/buggy.safetensors"
 check "the record opens on the Check tab at its first differing stage and head" \
     wait_state "s['dialog'] is None and s['tab'] == 'check' and s['check_view'] is not None and \
@@ -104,12 +99,7 @@ check "the queries match: nothing outlined" wait_state "s['check_view']['differi
 
 # A file that is not a record: said in the dialog, the check on screen kept.
 printf 'not a record' >"$WORK/junk.safetensors"
-read -r x y <<<"$(widget_centre menu_file)"
-click "$x" "$y"
-wait_state "'menu_check' in s['widgets']" >/dev/null
-read -r x y <<<"$(widget_centre menu_check)"
-click "$x" "$y"
-wait_state "s['dialog'] is not None" >/dev/null
+file_menu_dialog menu_check "Check my attention code"
 type_path "$WORK/junk.safetensors"
 check "a file that is not a record is refused in the dialog" \
     wait_state "s['dialog'] is not None and s['dialog']['error'] is not None and 'junk.safetensors' in s['dialog']['error']"

@@ -149,16 +149,19 @@ click_until() {  # click_until WIDGET PYTHON_EXPR WHAT [MODIFIER]: clicks a widg
 # activate WIDGET [MODIFIER]: keys typed into an inactive window are shortcuts (h adds a head)
 activate() { click_until "$1" "s.get('active_widget') == '$1'" "make it take the keys" "$2"; }
 pick_entry() { click_until "$1" "not s['popup']" "close its list"; }  # pick_entry ENTRY of an open list
-save_pytorch_program() {  # save_pytorch_program PATH FOR_WHAT: File > Save PyTorch as .py to PATH, each step checked
+file_menu_dialog() {  # file_menu_dialog ITEM TITLE_WORDS: File > ITEM (a widget's name), each step checked
     local x y
     read -r x y <<<"$(widget_centre menu_file)"
     click "$x" "$y"
-    check "File lists Save PyTorch as .py $2" wait_state "'menu_save_py' in s['widgets']"
-    read -r x y <<<"$(widget_centre menu_save_py)"
+    check "File lists $1" wait_state "'$1' in s['widgets']"
+    read -r x y <<<"$(widget_centre "$1")"
     click "$x" "$y"
-    check "it opens the save dialog" wait_state "s['dialog'] is not None and 'PyTorch' in s['dialog']['title']"
+    check "$1 opens its dialog ($2)" wait_state "s['dialog'] is not None and '$2' in s['dialog']['title']"
+}
+save_pytorch_program() {  # save_pytorch_program PATH FOR_WHAT: File > Save PyTorch as .py to PATH, each step checked
+    file_menu_dialog menu_save_py PyTorch
     type_path "$1"
-    check "the dialog saves the program of the run on screen" \
+    check "the dialog saves the program $2" \
         wait_state "s['dialog'] is None and s['last_export']['path'] == '$1' and s['last_export']['error'] is None"
 }
 type_path() {  # type_path PATH: replaces the path in the open file dialog and presses Enter
