@@ -43,11 +43,19 @@ AttentionModule recorded_module(const RecordedAttention& r) {
         cfg.latent_dim = r.latent_dim;
         break;
     case RecordedVariant::Alibi: cfg.variant = Variant::Alibi; break;
+    case RecordedVariant::SelfV1:  // 3.4.1; a mask buffer of the user's own: 004's causal section
+        cfg.variant = Variant::SelfV1;
+        cfg.causal = r.mask;
+        break;
+    case RecordedVariant::MhaWrapper: cfg.variant = Variant::MhaWrapper; break;
     }
-    if (!r.out_proj && r.heads > 1)
+    const bool wrapper = r.variant == RecordedVariant::MhaWrapper;
+    if (!r.out_proj && r.heads > 1 && !wrapper)
         throw ModelFileError("a module of " + std::to_string(r.heads) + " heads without out_proj: attnscope checks "
-                             "the book's MultiHeadAttention (3.6.2) and its single-head classes");
-    cfg.d_out = cfg.d_out_v = r.d_out;
+                             "the book's MultiHeadAttention (3.6.2), its MultiHeadAttentionWrapper (3.6.1, the "
+                             "setting variant \"mha-wrapper\") and its single-head classes");
+    // The wrapper's modules are a head each: their d_out is the head's width.
+    cfg.d_out = cfg.d_out_v = wrapper ? r.head_dim() : r.d_out;
     cfg.heads = r.heads;
     cfg.dropout = r.dropout;
     cfg.training = r.training;
@@ -60,14 +68,23 @@ AttentionModule recorded_module(const RecordedAttention& r) {
                              " do not all have a bias, or all none (qkv_bias is one setting)");
     cfg.qkv_bias = biases;
     AttentionModule m = build_attention(r.d_in, cfg);
-    Projections& p = m.projections.at(0);
-    p.W_query = r.W_query;
-    p.W_key = r.W_key;  // mla: W_UK
-    p.W_value = r.W_value;
-    if (biases) {
-        p.b_query = r.b_query;
-        p.b_key = r.b_key;
-        p.b_value = r.b_value;
+    // One Projections a head for the stacked classes (the wrapper's columns of each head),
+    // one holding every head for the split ones.
+    const Eigen::Index width = r.head_dim();
+    for (size_t h = 0; h < m.projections.size(); ++h) {
+        const Eigen::Index from = static_cast<Eigen::Index>(h) * width;
+        const auto W = [&](const Matrix& whole) { return wrapper ? Matrix(whole.middleCols(from, width)) : whole; };
+        const auto b = [&](const std::optional<RowVector>& whole) -> std::optional<RowVector> {
+            if (!biases) return std::nullopt;
+            return wrapper ? RowVector(whole->segment(from, width)) : *whole;
+        };
+        Projections& p = m.projections[h];
+        p.W_query = W(r.W_query);
+        p.W_key = W(r.W_key);  // mla: W_UK
+        p.W_value = W(r.W_value);
+        p.b_query = b(r.b_query);
+        p.b_key = b(r.b_key);
+        p.b_value = b(r.b_value);
     }
     if (m.latent_down) {
         m.latent_down->weight = *r.W_DKV;
@@ -82,6 +99,15 @@ AttentionModule recorded_module(const RecordedAttention& r) {
 
 // The heads' context vectors side by side, what out_proj reads (a single head's own).
 const Matrix& heads_context(const Trace& t) { return t.heads.size() > 1 ? t.model.at("concat") : t.heads[0].at("context"); }
+
+// Whether attnscope's run of the class computes `stage` (a recorded stage it does not, say
+// dropped_weights of a class without dropout, is not a record of that class).
+bool computes(const Trace& t, const std::string& stage) {
+    if (stage == "output") return true;
+    if (stage == "concat") return (t.heads.size() > 1 ? t.model.find("concat") : t.heads[0].find("context")) != nullptr;
+    if (stage == "latents") return t.model.find("latents") != nullptr;
+    return t.heads[0].find(stage) != nullptr;
+}
 
 // The stages as the check compares them: the whole stage, or one matrix a head.
 std::vector<Matrix> ours_of(const RecordedAttention& r, const Trace& t, const std::string& stage) {
@@ -194,11 +220,13 @@ std::string arithmetic(const RecordedAttention& r, const AttentionModule& m, con
     if (d.stage == "weights" || d.stage == "dropped_weights")
         return weights_text(r, t.heads.at(static_cast<size_t>(d.head)), i, j) +
                (d.stage == "dropped_weights" ? "; in evaluation dropout leaves it as it is" : "");
-    if (d.stage == "concat") {
+    // The heads' context side by side: what out_proj reads, or a class without one returns.
+    if (d.stage == "concat" || (d.stage == "output" && !r.W_out)) {
         const int hd = r.head_dim(), h = static_cast<int>(j) / hd;
         const HeadTrace& head = t.heads.at(static_cast<size_t>(h));
         const Matrix& w = head.at(head.find("dropped_weights") ? "dropped_weights" : "weights");
-        return "head " + std::to_string(h) + "'s context[" + std::to_string(i) + "][" + std::to_string(j % hd) +
+        return (r.heads > 1 ? "head " + std::to_string(h) + "'s context[" : std::string(d.stage + " = context[")) +
+               std::to_string(i) + "][" + std::to_string(j % hd) +
                "] = weights row · values column = " + dot_text(w.row(i), head.at("values").col(j % hd).transpose());
     }
     if (d.stage == "output" && r.W_out) {
@@ -206,11 +234,17 @@ std::string arithmetic(const RecordedAttention& r, const AttentionModule& m, con
         return "output[" + std::to_string(i) + "][" + std::to_string(j) + "] = heads' context row · out_proj column" +
                (r.b_out ? " + bias " + number((*r.b_out)(j)) : "") + " = " + dot_text(concat.row(i), r.W_out->col(j).transpose());
     }
-    return "output = the head's context vectors: weights · values";
+    return "output = the heads' context vectors: weights · values";
 }
 
 std::string module_text(const RecordedAttention& r) {
-    std::string settings = "d_in=" + std::to_string(r.d_in) + ", d_out=" + std::to_string(r.d_out) +
+    const std::string name = r.class_name.empty() ? std::string("the module") : r.class_name;
+    if (r.variant == RecordedVariant::SelfV1)  // its constructor's settings: no heads, no dropout
+        return name + "(d_in=" + std::to_string(r.d_in) + ", d_out=" + std::to_string(r.d_out) + ")" +
+               (r.mask ? ", with a causal mask" : "");
+    // The wrapper's d_out is each head's, as its constructor takes it.
+    const int d_out = r.variant == RecordedVariant::MhaWrapper ? r.head_dim() : r.d_out;
+    std::string settings = "d_in=" + std::to_string(r.d_in) + ", d_out=" + std::to_string(d_out) +
                            ", num_heads=" + std::to_string(r.heads);
     if (r.variant == RecordedVariant::Gqa)
         settings += ", num_kv_groups=" + std::to_string(r.kv_groups) +
@@ -219,8 +253,7 @@ std::string module_text(const RecordedAttention& r) {
         settings += ", sliding_window_size=" + (r.window ? std::to_string(*r.window) : std::string("None"));
     if (r.variant == RecordedVariant::Mla) settings += ", latent_dim=" + std::to_string(r.latent_dim);
     if (r.stated_qkv_bias) settings += std::string(", qkv_bias=") + (*r.stated_qkv_bias ? "True" : "False");
-    return (r.class_name.empty() ? std::string("the module") : r.class_name) + "(" + settings +
-           ", dropout=" + number(r.dropout) + (r.training ? ", training" : ", eval") + ")";
+    return name + "(" + settings + ", dropout=" + number(r.dropout) + (r.training ? ", training" : ", eval") + ")";
 }
 
 }  // namespace
@@ -251,6 +284,9 @@ AttentionCheck check_attention(const RecordedAttention& r) {
                                   ", whose random draws are your generator's; record it after .eval() to check them");
             continue;
         }
+        if (!computes(t, stage))
+            throw ModelFileError("stage." + stage + " was recorded, but " + check.module + " computes no " + stage +
+                                 " (attnscope's " + variant_name(m->cfg.variant) + ")");
         const std::vector<Matrix> ours = ours_of(r, t, stage);
         const double tolerance = kStageRelative * std::max(scale_of(ours), 1e-30);
         check.first = first_difference(stage, it->second, ours, tolerance);
@@ -263,9 +299,22 @@ AttentionCheck check_attention(const RecordedAttention& r) {
         check.diagnoses = diagnose(r, stage, it->second, tolerance);
         return check;
     }
-    if (!r.stages.count("weights"))
+    if (r.variant == RecordedVariant::SelfV1) {
+        // The recorder sees x @ W and the softmax through torch's function mode where it can.
+        std::vector<std::string> unseen;
+        for (const char* stage : {"queries", "keys", "values", "weights"})
+            if (!r.stages.count(stage)) unseen.push_back(stage);
+        std::string list;
+        for (size_t i = 0; i < unseen.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == unseen.size() ? " and " : ", ") + unseen[i];
+        if (!unseen.empty())
+            check.notes.push_back(list + " not seen: the class's W_query, W_key and W_value are nn.Parameter, with no "
+                                         "module to hook (the recorder watches x @ W and the softmax through torch's "
+                                         "function mode, torch 1.13 on, and did not see these); its output was compared");
+    } else if (!r.stages.count("weights")) {
         check.notes.push_back("weights not recorded: the module has no dropout to hook (the book's SelfAttention_v2); "
                               "its output was compared");
+    }
     return check;
 }
 

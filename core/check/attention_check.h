@@ -43,7 +43,8 @@ struct AttentionCheck {
 };
 
 // Throws ModelFileError for a record attnscope cannot run (a configuration the book's
-// classes would reject, several heads without an out_proj).
+// classes would reject, several heads without an out_proj and not the wrapper, a stage the
+// class does not compute: dropped_weights of a class without dropout).
 AttentionCheck check_attention(const RecordedAttention& r);
 
 }  // namespace attn

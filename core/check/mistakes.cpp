@@ -166,7 +166,11 @@ std::vector<std::string> output_mistakes(const RecordedAttention& r, const std::
         if (gives(out_proj(out_proj(*concat)))) found.push_back("out_proj applied twice");
         return found;
     }
-    // A single head's output is its context vectors.
+    // A single head's output is its context vectors; the wrapper's, its heads' side by side
+    // (torch.cat of each head's output), which may come in the wrong order.
+    if (r.heads > 1)
+        if (const auto contexts = contexts_with_values(r); contexts && gives(side_by_side(*contexts, true)))
+            found.push_back("the heads' outputs concatenated in the wrong order (the last head first)");
     if (keys_as_values(r, yours, tolerance)) found.push_back("the keys used as values: the context is weights · keys");
     return found;
 }

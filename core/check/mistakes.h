@@ -16,7 +16,11 @@
 //   dropped_weights:  dropout left on in evaluation
 //   concat:           the heads concatenated in the wrong order; the heads' context put back
 //                     by view without the transpose; keys used as values
-//   output:           no out_proj; out_proj applied twice; keys used as values (a single head)
+//   output:           no out_proj; out_proj applied twice; keys used as values (a class without
+//                     out_proj); the wrapper's heads concatenated in the wrong order
+// The wrapper's heads are modules of their own: what splits a d_out (view without the
+// transpose, √d_out for √head_dim) is not tried on it; SelfAttention_v1 has no dropout to
+// put on the scores.
 #include <string>
 #include <vector>
 

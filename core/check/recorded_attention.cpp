@@ -107,20 +107,38 @@ private:
     SafetensorsFile file_;
 };
 
+// Which class the "variant" setting names (none: chapter 3's split and single-head classes).
+// Read first: the wrapper's d_out and num_heads mean something else.
+RecordedVariant variant_of(const Reader& file) {
+    if (!file.has_setting("variant")) return RecordedVariant::Chapter3;  // files from before any variant
+    const nlohmann::json v = file.setting("variant");
+    const std::string name = v.is_string() ? v.get<std::string>() : "";
+    for (RecordedVariant k : {RecordedVariant::Gqa, RecordedVariant::Swa, RecordedVariant::Mla, RecordedVariant::Alibi,
+                              RecordedVariant::SelfV1, RecordedVariant::MhaWrapper})
+        if (name == recorded_variant_name(k)) return k;
+    throw ModelFileError(file.path() + ": the setting variant is " + v.dump() +
+                         ", not one of gqa, swa, mla, alibi, self-v1, mha-wrapper");
+}
+
 // The variant's own settings, each checked against the others.
 void read_variant(const Reader& file, RecordedAttention& r) {
     const std::string& path = file.path();
-    if (!file.has_setting("variant")) return;  // chapter 3's classes: files from before today's variants
-    const nlohmann::json v = file.setting("variant");
-    const std::string name = v.is_string() ? v.get<std::string>() : "";
-    if (name == "gqa") r.variant = RecordedVariant::Gqa;
-    else if (name == "swa") r.variant = RecordedVariant::Swa;
-    else if (name == "mla") r.variant = RecordedVariant::Mla;
-    else if (name == "alibi") r.variant = RecordedVariant::Alibi;
-    else throw ModelFileError(path + ": the setting variant is " + v.dump() + ", not one of gqa, swa, mla, alibi");
-    if (!r.out_proj)
+    const std::string name = recorded_variant_name(r.variant);
+    if (r.variant == RecordedVariant::Chapter3) return;
+    const bool chapter3 = r.variant == RecordedVariant::SelfV1 || r.variant == RecordedVariant::MhaWrapper;
+    if (chapter3 && r.out_proj)
+        throw ModelFileError(path + ": a " + name + " record with out_proj: the book's " + r.class_name +
+                             " has none (the setting out_proj is true)");
+    if (!chapter3 && !r.out_proj)
         throw ModelFileError(path + ": a " + name + " record without out_proj: the book's " + r.class_name +
                              " has one (the setting out_proj is false)");
+    if (r.variant == RecordedVariant::SelfV1 && r.heads != 1)
+        throw ModelFileError(path + ": a self-v1 record of " + std::to_string(r.heads) +
+                             " heads: SelfAttention_v1 is one head (the setting num_heads must be 1)");
+    // The engine's SelfAttention_v1 has no dropout: a rate would be checked as none.
+    if (r.variant == RecordedVariant::SelfV1 && r.dropout != 0.0)
+        throw ModelFileError(path + ": a self-v1 record with dropout: SelfAttention_v1 has none (the setting dropout "
+                             "must be 0)");
     if (r.variant == RecordedVariant::Gqa) {
         r.kv_groups = file.count("num_kv_groups", r.heads);
         if (r.heads % r.kv_groups != 0)
@@ -150,6 +168,34 @@ void read_projections(const Reader& file, RecordedAttention& r) {
         if (!file.find(name)) return std::nullopt;
         return RowVector(file.matrix(name, {out}, "a bias of " + layer + "'s " + std::to_string(out) + " outputs"));
     };
+    if (r.variant == RecordedVariant::SelfV1) {  // nn.Parameter(torch.rand(d_in, d_out)), used as x @ W
+        const std::string words = "d_in " + std::to_string(d_in) + " × d_out " + std::to_string(d_out) + " (x @ W)";
+        r.W_query = file.matrix("param.W_query", {d_in, d_out}, words);
+        r.W_key = file.matrix("param.W_key", {d_in, d_out}, words);
+        r.W_value = file.matrix("param.W_value", {d_in, d_out}, words);
+        return;
+    }
+    if (r.variant == RecordedVariant::MhaWrapper) {  // heads.H.W_query, ...: one CausalAttention a head
+        const int64_t hd = r.head_dim();
+        const auto side_by_side = [&](const std::string& proj, Matrix& W, std::optional<RowVector>& b) {
+            W.resize(d_in, d_out);
+            for (int h = 0; h < r.heads; ++h) {
+                const std::string layer = "heads." + std::to_string(h) + "." + proj;
+                W.middleCols(h * hd, hd) = weight(layer, d_in, hd, linear_words(d_in, hd));
+                const std::optional<RowVector> part = bias(layer, hd);
+                if (h > 0 && part.has_value() != b.has_value())
+                    throw ModelFileError(file.path() + ": param." + layer + ".bias " +
+                                         (part ? "is there, head 0's is not" : "is missing, head 0's is there") +
+                                         " (qkv_bias is one setting of every head)");
+                if (part && h == 0) b = RowVector(d_out);
+                if (part) b->segment(h * hd, hd) = *part;
+            }
+        };
+        side_by_side("W_query", r.W_query, r.b_query);
+        side_by_side("W_key", r.W_key, r.b_key);
+        side_by_side("W_value", r.W_value, r.b_value);
+        return;
+    }
     r.W_query = weight("W_query", d_in, d_out, linear_words(d_in, d_out));
     r.b_query = bias("W_query", d_out);
     if (r.variant == RecordedVariant::Mla) {
@@ -182,6 +228,8 @@ const char* recorded_variant_name(RecordedVariant v) {
     case RecordedVariant::Swa: return "swa";
     case RecordedVariant::Mla: return "mla";
     case RecordedVariant::Alibi: return "alibi";
+    case RecordedVariant::SelfV1: return "self-v1";
+    case RecordedVariant::MhaWrapper: return "mha-wrapper";
     }
     return "";
 }
@@ -191,9 +239,15 @@ RecordedAttention read_recorded_attention(const std::string& path) {
     RecordedAttention r;
     const nlohmann::json name = file.setting("class");
     r.class_name = name.is_string() ? name.get<std::string>() : "";
+    r.variant = variant_of(file);
     r.d_in = file.count("d_in", 1 << 16);
     r.d_out = file.count("d_out", 1 << 16);
-    r.heads = file.count("num_heads", r.d_out);
+    if (r.variant == RecordedVariant::MhaWrapper) {  // d_out is each head's: the heads side by side are wider
+        r.heads = file.count("num_heads", limits::kMaxHeads);
+        r.d_out *= r.heads;
+    } else {
+        r.heads = file.count("num_heads", r.d_out);
+    }
     if (r.d_out % r.heads != 0)
         throw ModelFileError(path + ": d_out " + std::to_string(r.d_out) + " is not a multiple of num_heads " +
                              std::to_string(r.heads));
@@ -237,20 +291,22 @@ RecordedAttention read_recorded_attention(const std::string& path) {
     const auto rows = [&](int64_t width, const std::string& what) {
         return std::to_string(T) + " tokens of " + what + " " + std::to_string(width);
     };
-    const std::string kv_what = r.variant == RecordedVariant::Gqa ? "num_kv_groups × head_dim" : "d_out";
+    const std::string d_out_what = r.variant == RecordedVariant::MhaWrapper ? "num_heads × d_out" : "d_out";
+    const std::string kv_what = r.variant == RecordedVariant::Gqa ? "num_kv_groups × head_dim" : d_out_what;
     const std::vector<std::pair<std::string, std::pair<int64_t, std::string>>> widths = {
-        {"queries", {d_out, "d_out"}}, {"keys", {r.kv_width(), kv_what}}, {"values", {r.kv_width(), kv_what}},
-        {"concat", {d_out, "d_out"}},  {"output", {d_out, "d_out"}}};
+        {"queries", {d_out, d_out_what}}, {"keys", {r.kv_width(), kv_what}}, {"values", {r.kv_width(), kv_what}},
+        {"concat", {d_out, d_out_what}},  {"output", {d_out, d_out_what}}};
     for (const auto& [stage, width] : widths)
-        if (file.find("stage." + stage))
+        // concat is what goes into out_proj: a class without one has none to compare.
+        if (file.find("stage." + stage) && (stage != "concat" || r.out_proj))
             r.stages[stage] = {file.matrix("stage." + stage, {T, width.first}, rows(width.first, width.second), true)};
     if (r.variant == RecordedVariant::Mla && file.find("stage.latents"))
         r.stages["latents"] = {file.matrix("stage.latents", {T, r.latent_dim}, rows(r.latent_dim, "latent_dim"), true)};
     // The book's single-head classes keep (T, T) weights; MultiHeadAttention (heads, T, T).
-    const bool single = r.heads == 1 && file.find("stage.weights") && file.find("stage.weights")->shape.size() == 2;
     for (const char* stage : {"weights", "dropped_weights"})
-        if (file.find(std::string("stage.") + stage))
-            r.stages[stage] = file.slices(std::string("stage.") + stage, r.heads, tokens, single);
+        if (const TensorEntry* e = file.find(std::string("stage.") + stage))
+            r.stages[stage] =
+                file.slices(std::string("stage.") + stage, r.heads, tokens, r.heads == 1 && e->shape.size() == 2);
     if (r.stages.empty()) throw ModelFileError(path + ": no stage.* tensors: nothing was recorded to check");
     return r;
 }

@@ -106,9 +106,11 @@ std::vector<WeightsMistake> catalogue(const RecordedAttention& r) {
     if (r.variant == RecordedVariant::Alibi)
         list.push_back({"ALiBi's bias with the wrong sign (+m·(i − j)): each head prefers the distant keys",
                         [=](const HeadParts& p) { return softmax_rows(into_softmax(p.q * p.k.transpose(), s, -p.bias)); }});
-    // The scale each wrong root gives, where it is not the head's.
+    // The scale each wrong root gives, where it is not the head's. A wrapper's head has no
+    // d_out but its own (the heads side by side are no number its code holds).
+    const bool wrapper = r.variant == RecordedVariant::MhaWrapper;
     for (const auto& [n, what] : {std::pair<int, const char*>{r.d_in, "d_in"}, {r.d_out, "d_out"}})
-        if (n != r.head_dim())
+        if (n != r.head_dim() && !(wrapper && std::string(what) == "d_out"))
             list.push_back({"the scores divided by " + root(n) + " (" + what + ") instead of the head's " + head_root +
                                 " (head_dim)",
                             [=, n = n](const HeadParts& p) {
@@ -195,10 +197,12 @@ std::vector<std::string> weights_mistakes(const RecordedAttention& r, const std:
     if (const auto slopes = wrong_slopes(r)) found.push_back(*slopes);
     const std::optional<std::vector<HeadParts>> heads = recorded_head_parts(r);
     if (!heads) return found;
-    if (const auto scores = dropout_on_scores(r, *heads, yours, tolerance)) {
-        found.push_back(*scores);
-        return found;
-    }
+    // SelfAttention_v1 has no dropout: its weights are the softmax's output, never scores.
+    if (r.variant != RecordedVariant::SelfV1)
+        if (const auto scores = dropout_on_scores(r, *heads, yours, tolerance)) {
+            found.push_back(*scores);
+            return found;
+        }
     for (const WeightsMistake& m : catalogue(r))
         if (std::find(found.begin(), found.end(), m.words) == found.end() && gives(*heads, m, yours, tolerance))
             found.push_back(m.words);
@@ -213,7 +217,9 @@ std::vector<std::string> weights_mistakes(const RecordedAttention& r, const std:
                                    return softmax_rows(
                                        masked_where(Matrix((p.q * p.k.transpose()) / s + p.bias), hidden, kMinusInfinity));
                                }};
-    if (r.heads > 1 && gives(split_as({true, false}), right, yours, tolerance))
+    // The wrapper's heads are modules of their own: nothing is split.
+    const bool wrapper = r.variant == RecordedVariant::MhaWrapper;
+    if (r.heads > 1 && !wrapper && gives(split_as({true, false}), right, yours, tolerance))
         found.push_back("the heads split by view(b, num_heads, num_tokens, head_dim) without the transpose: each "
                         "head reads other tokens' features");
     if (r.groups() > 1 && r.groups() < r.heads && gives(split_as({false, true}), right, yours, tolerance))
