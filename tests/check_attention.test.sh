@@ -19,9 +19,10 @@ if ! PYTHONPATH="$pythonpath" "$python" - "$tmp" <<'PY' 2>"$tmp/err"; then
 import sys
 import torch
 import attnscope_record
-from book_modules import SelfAttention_v2, CausalAttention
+from book_modules import SelfAttention_v1, SelfAttention_v2, CausalAttention, MultiHeadAttentionWrapper
 from book_gpt import MultiHeadAttention
 from buggy_attention import BUGS, STATED, BuggyMultiHeadAttention
+import buggy_stacked
 
 out = sys.argv[1]
 inputs = torch.tensor([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
@@ -42,6 +43,22 @@ for bug in BUGS:
     torch.manual_seed(123)
     module = BuggyMultiHeadAttention(3, 6, 6, 0.5 if bug == "dropout_in_eval" else 0.0, num_heads=3, bug=bug).eval()
     attnscope_record.record(module, batch[:1], f"{out}/{bug}.safetensors", **STATED.get(bug, {}))
+# 3.4.1 and 3.6.1: nn.Parameter weights, and a CausalAttention a head.
+torch.manual_seed(123)
+attnscope_record.record(SelfAttention_v1(3, 2), inputs, f"{out}/self_v1.safetensors")  # unbatched, as 3.4.1
+torch.manual_seed(123)
+attnscope_record.record(MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2).eval(), batch, f"{out}/wrapper.safetensors")
+torch.manual_seed(123)
+attnscope_record.record(MultiHeadAttentionWrapper(3, 2, 6, 0.5, num_heads=2), batch, f"{out}/wrapper_training.safetensors")
+torch.manual_seed(123)
+attnscope_record.record(MultiHeadAttentionWrapper(3, 2, 6, 0.5, num_heads=3, qkv_bias=True).eval(), batch,
+                        f"{out}/wrapper_bias_eval.safetensors")
+for bug in buggy_stacked.BUGS:
+    module, x = buggy_stacked.buggy(bug, inputs)
+    attnscope_record.record(module, x, f"{out}/{bug}.safetensors", **buggy_stacked.STATED.get(bug, {}))
+attnscope_record._FunctionMode = None  # a torch without TorchFunctionMode: only the output is seen
+torch.manual_seed(123)
+attnscope_record.record(SelfAttention_v1(3, 2), inputs, f"{out}/self_v1_unseen.safetensors")
 PY
     fail "recording" "the recorder failed"
 fi
@@ -116,6 +133,22 @@ expect_match swa_none "queries, keys, values, weights" "sliding_window_size=None
 expect_match mla "queries, latents, keys, values, weights, dropped_weights, concat, output" "latent_dim=4"
 expect_match mla_bias "queries, latents, keys, values, weights" "MultiHeadLatentAttention(d_in=3, d_out=8, num_heads=2, latent_dim=4"
 expect_match alibi "queries, keys, values, weights, dropped_weights, concat, output" "MultiHeadAttentionWithALiBi(d_in=3"
+expect_match self_v1 "queries, keys, values, weights, output" "SelfAttention_v1(d_in=3, d_out=2)"
+expect_match self_v1_unseen "output" "SelfAttention_v1(d_in=3, d_out=2)"
+grep -qF "queries, keys, values and weights not seen: the class's W_query, W_key and W_value are nn.Parameter" \
+    "$tmp/out" || fail "self_v1_unseen" "no note on the stages not seen"
+expect_match wrapper "queries, keys, values, weights, dropped_weights, output" \
+    "MultiHeadAttentionWrapper(d_in=3, d_out=2, num_heads=2, dropout=0, eval)"
+expect_match wrapper_bias_eval "queries, keys, values, weights, dropped_weights, output" \
+    "MultiHeadAttentionWrapper(d_in=3, d_out=2, num_heads=3, dropout=0.5, eval)"
+if "$cli" --check "$tmp/wrapper_training.safetensors" >"$tmp/out" 2>"$tmp/err"; [[ $? -eq 0 ]] &&
+    grep -q "matches:   queries, keys, values, weights$" "$tmp/out" && grep -q "dropped_weights not compared" "$tmp/out" &&
+    grep -q "output not compared" "$tmp/out"; then
+    echo "ok:   MultiHeadAttentionWrapper, training: $(grep -o 'matches:.*' "$tmp/out")"
+    passed=$((passed + 1))
+else
+    fail "wrapper_training" "$(cat "$tmp/out")"
+fi
 if "$cli" --check "$tmp/gqa_rope_training.safetensors" >"$tmp/out" 2>"$tmp/err"; [[ $? -eq 0 ]] &&
     grep -q "matches:   queries, keys, values, weights$" "$tmp/out" && grep -q "dropped_weights not compared" "$tmp/out"; then
     echo "ok:   GroupedQueryAttention with RoPE, training: $(grep -o 'matches:.*' "$tmp/out")"
@@ -150,7 +183,7 @@ PY
         fail "$bug" "$why"
     fi
 }
-for module in buggy_attention buggy_variants; do  # each BUGS as lines of bug, stage, words (torch imported once)
+for module in buggy_attention buggy_variants buggy_stacked; do  # each BUGS as lines of bug, stage, words (torch imported once)
     while IFS=$'\t' read -r bug stage words; do
         expect_bug "$bug" "$stage" "$words"
     done < <(PYTHONPATH="$pythonpath" "$python" -c \
@@ -182,6 +215,28 @@ write_safetensors(f"{out}/gqa_odd_rope.safetensors", dict(parts, **{
     "param.W_query.weight": torch.rand(6, 3), "param.W_key.weight": torch.rand(3, 3),
     "param.W_value.weight": torch.rand(3, 3), "param.out_proj.weight": torch.rand(6, 6),
     "stage.weights": torch.rand(2, 6, 6)}), dict(gqa, d_out="6", num_heads="2", num_kv_groups="1", rope_base="10000.0"))
+# MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2): d_out is each head's.
+wrapper = dict(meta, **{"class": '"MultiHeadAttentionWrapper"', "d_out": "2", "out_proj": "false",
+                        "variant": '"mha-wrapper"'})
+heads = {f"param.heads.{h}.{p}.weight": torch.rand(2, 3) for h in range(2) for p in ("W_query", "W_key", "W_value")}
+wrapper_parts = dict(heads, **{"input": torch.rand(6, 3), "stage.weights": torch.rand(2, 6, 6)})
+write_safetensors(f"{out}/wrapper_key.safetensors", dict(wrapper_parts, **{"param.heads.1.W_key.weight": torch.rand(3, 3)}),
+                  wrapper)
+write_safetensors(f"{out}/wrapper_bias.safetensors", dict(wrapper_parts, **{"param.heads.1.W_query.bias": torch.rand(2)}),
+                  wrapper)
+write_safetensors(f"{out}/wrapper_out_proj.safetensors", wrapper_parts, dict(wrapper, out_proj="true"))
+# SelfAttention_v1(3, 2): nn.Parameter (d_in, d_out), no bias, no dropout.
+v1 = dict(meta, **{"class": '"SelfAttention_v1"', "d_out": "2", "num_heads": "1", "mask": "false",
+                   "out_proj": "false", "variant": '"self-v1"'})
+v1_parts = {"input": torch.rand(6, 3), "param.W_query": torch.rand(3, 2), "param.W_key": torch.rand(3, 2),
+            "param.W_value": torch.rand(3, 2), "stage.output": torch.rand(6, 2)}
+write_safetensors(f"{out}/v1_key.safetensors", dict(v1_parts, **{"param.W_key": torch.rand(2, 3)}), v1)
+write_safetensors(f"{out}/v1_dropped.safetensors", dict(v1_parts, **{"stage.dropped_weights": torch.rand(6, 6)}), v1)
+v2 = dict(v1, **{"class": '"SelfAttention_v2"'})
+del v2["variant"]  # chapter 3's file of before any variant
+write_safetensors(f"{out}/v2_dropped.safetensors", {"input": torch.rand(6, 3), "param.W_query.weight": torch.rand(2, 3),
+                  "param.W_key.weight": torch.rand(2, 3), "param.W_value.weight": torch.rand(2, 3),
+                  "stage.dropped_weights": torch.rand(1, 6, 6)}, v2)
 PY
     expect_error "weights of the wrong shape" "stage.weights is \[3, 6, 6\]: 2 heads of 6 tokens make \[2, 6, 6\]" \
         --check "$tmp/heads.safetensors"
@@ -190,6 +245,19 @@ PY
     expect_error "GQA's W_key not of num_kv_groups" \
         "param.W_key.weight is \[8, 3\]: num_kv_groups 2 of head_dim 2 from d_in 3 make \[4, 3\]" \
         --check "$tmp/gqa_groups.safetensors"
+    expect_error "a wrapper head's W_key of the wrong shape" "param.heads.1.W_key.weight is \[3, 3\]: nn.Linear\(3, 2\) make \[2, 3\]" \
+        --check "$tmp/wrapper_key.safetensors"
+    expect_error "a bias in one wrapper head" "param.heads.1.W_query.bias is there, head 0's is not" \
+        --check "$tmp/wrapper_bias.safetensors"
+    expect_error "a wrapper with out_proj" "a mha-wrapper record with out_proj" --check "$tmp/wrapper_out_proj.safetensors"
+    expect_error "SelfAttention_v1's W_key of the wrong shape" "param.W_key is \[2, 3\]: d_in 3 × d_out 2 \(x @ W\) make \[3, 2\]" \
+        --check "$tmp/v1_key.safetensors"
+    expect_error "SelfAttention_v1 with dropped weights" \
+        "stage.dropped_weights was recorded, but SelfAttention_v1\(d_in=3, d_out=2\) computes no dropped_weights" \
+        --check "$tmp/v1_dropped.safetensors"
+    expect_error "SelfAttention_v2 with dropped weights" \
+        "stage.dropped_weights was recorded, but SelfAttention_v2\(.*\) computes no dropped_weights \(attnscope's self-v2\)" \
+        --check "$tmp/v2_dropped.safetensors"
     expect_error "RoPE on an odd head_dim" "RoPE \(rope_base 10000\) rotates pairs of features: head_dim 3 is odd" \
         --check "$tmp/gqa_odd_rope.safetensors"
 else
