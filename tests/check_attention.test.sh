@@ -225,6 +225,12 @@ write_safetensors(f"{out}/wrapper_key.safetensors", dict(wrapper_parts, **{"para
 write_safetensors(f"{out}/wrapper_bias.safetensors", dict(wrapper_parts, **{"param.heads.1.W_query.bias": torch.rand(2)}),
                   wrapper)
 write_safetensors(f"{out}/wrapper_out_proj.safetensors", wrapper_parts, dict(wrapper, out_proj="true"))
+x = torch.rand(6, 3)  # head 1's keys off in one cell: worked out with head 1's own W_key
+side_by_side = lambda p: torch.cat([x @ heads[f"param.heads.{h}.{p}.weight"].T for h in range(2)], dim=-1)
+keys = side_by_side("W_key")
+keys[2, 2] += 1.0
+write_safetensors(f"{out}/wrapper_head_1_keys.safetensors",
+                  dict(heads, **{"input": x, "stage.queries": side_by_side("W_query"), "stage.keys": keys}), wrapper)
 # SelfAttention_v1(3, 2): nn.Parameter (d_in, d_out), no bias, no dropout.
 v1 = dict(meta, **{"class": '"SelfAttention_v1"', "d_out": "2", "num_heads": "1", "mask": "false",
                    "out_proj": "false", "variant": '"self-v1"'})
@@ -249,6 +255,14 @@ PY
         --check "$tmp/wrapper_key.safetensors"
     expect_error "a bias in one wrapper head" "param.heads.1.W_query.bias is there, head 0's is not" \
         --check "$tmp/wrapper_bias.safetensors"
+    "$cli" --check "$tmp/wrapper_head_1_keys.safetensors" >"$tmp/out" 2>"$tmp/err"
+    if [[ $? -eq 1 ]] && grep -q "differs:   keys, row 2, column 2" "$tmp/out" &&
+        grep -qF "keys[2][2] = input row · heads.1.W_key column = " "$tmp/out"; then
+        echo "ok:   a wrapper's head 1 keys: $(grep -o 'attnscope: .*' "$tmp/out")"
+        passed=$((passed + 1))
+    else
+        fail "a wrapper's head 1 keys" "$(cat "$tmp/out")"
+    fi
     expect_error "a wrapper with out_proj" "a mha-wrapper record with out_proj" --check "$tmp/wrapper_out_proj.safetensors"
     expect_error "SelfAttention_v1's W_key of the wrong shape" "param.W_key is \[2, 3\]: d_in 3 × d_out 2 \(x @ W\) make \[3, 2\]" \
         --check "$tmp/v1_key.safetensors"

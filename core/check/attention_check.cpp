@@ -166,8 +166,8 @@ std::string dot_text(const RowVector& a, const RowVector& b) {
 }
 
 // A projection's cell: `from` row · W column (+ bias).
-std::string projection_text(const std::string& cell, const char* from, const char* layer, const Matrix& x, const Matrix& W,
-                            const std::optional<RowVector>& b, Eigen::Index i, Eigen::Index j) {
+std::string projection_text(const std::string& cell, const char* from, const std::string& layer, const Matrix& x,
+                            const Matrix& W, const std::optional<RowVector>& b, Eigen::Index i, Eigen::Index j) {
     std::string text = cell + " = " + from + " row · " + layer + " column" + (b ? " + bias" : "") + " = " +
                        dot_text(x.row(i), W.col(j).transpose());
     if (b) text += " + " + number((*b)(j)) + " = " + number(x.row(i).dot(W.col(j)) + (*b)(j));
@@ -205,9 +205,17 @@ std::string weights_text(const RecordedAttention& r, const HeadTrace& head, Eige
 std::string arithmetic(const RecordedAttention& r, const AttentionModule& m, const Trace& t, const CellDifference& d) {
     const Eigen::Index i = d.row, j = d.col;
     const std::string cell = d.stage + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
-    const Projections& p = m.projections.at(0);
+    // The wrapper's queries, keys and values are its heads' side by side: column j is head
+    // j / head_dim's own column j % head_dim, in that head's nn.Linear.
+    const bool wrapper = r.variant == RecordedVariant::MhaWrapper;
+    const Eigen::Index hd = r.head_dim(), head = wrapper ? j / hd : 0, col = wrapper ? j % hd : j;
+    const Projections& p = m.projections.at(static_cast<size_t>(head));
+    const auto layer = [&](const char* name) {
+        return wrapper ? "heads." + std::to_string(head) + "." + name : std::string(name);
+    };
     const bool mla = m.latent_down.has_value();
-    if (d.stage == "queries") return projection_text(cell, "input", "W_query", r.input, p.W_query, p.b_query, i, j);
+    if (d.stage == "queries")
+        return projection_text(cell, "input", layer("W_query"), r.input, p.W_query, p.b_query, i, col);
     if (d.stage == "latents")
         return projection_text(cell, "input", "W_DKV", r.input, m.latent_down->weight, m.latent_down->bias, i, j);
     if (d.stage == "keys" || d.stage == "values") {
@@ -215,7 +223,7 @@ std::string arithmetic(const RecordedAttention& r, const AttentionModule& m, con
         const Matrix& W = keys ? p.W_key : p.W_value;
         const std::optional<RowVector>& b = keys ? p.b_key : p.b_value;
         if (mla) return projection_text(cell, "latents", keys ? "W_UK" : "W_UV", t.model.at("latents"), W, b, i, j);
-        return projection_text(cell, "input", keys ? "W_key" : "W_value", r.input, W, b, i, j);
+        return projection_text(cell, "input", layer(keys ? "W_key" : "W_value"), r.input, W, b, i, col);
     }
     if (d.stage == "weights" || d.stage == "dropped_weights")
         return weights_text(r, t.heads.at(static_cast<size_t>(d.head)), i, j) +
