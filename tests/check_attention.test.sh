@@ -231,6 +231,12 @@ keys = side_by_side("W_key")
 keys[2, 2] += 1.0
 write_safetensors(f"{out}/wrapper_head_1_keys.safetensors",
                   dict(heads, **{"input": x, "stage.queries": side_by_side("W_query"), "stage.keys": keys}), wrapper)
+q, k = (side_by_side(p).view(6, 2, 2).transpose(0, 1) for p in ("W_query", "W_key"))  # heads, tokens, head_dim
+weights = torch.softmax((q @ k.transpose(1, 2) / 2**0.5).masked_fill(torch.ones(6, 6).triu(1).bool(), -torch.inf), -1)
+weights[1, 0, 5] = 0.5  # head 1 sees a future key: a column past the heads' widths
+write_safetensors(f"{out}/wrapper_head_1_weights.safetensors", dict(heads, **{
+    "input": x, "stage.queries": side_by_side("W_query"), "stage.keys": side_by_side("W_key"),
+    "stage.values": side_by_side("W_value"), "stage.weights": weights}), wrapper)
 # SelfAttention_v1(3, 2): nn.Parameter (d_in, d_out), no bias, no dropout.
 v1 = dict(meta, **{"class": '"SelfAttention_v1"', "d_out": "2", "num_heads": "1", "mask": "false",
                    "out_proj": "false", "variant": '"self-v1"'})
@@ -262,6 +268,14 @@ PY
         passed=$((passed + 1))
     else
         fail "a wrapper's head 1 keys" "$(cat "$tmp/out")"
+    fi
+    "$cli" --check "$tmp/wrapper_head_1_weights.safetensors" >"$tmp/out" 2>"$tmp/err"
+    if [[ $? -eq 1 ]] && grep -q "matches:   queries, keys, values$" "$tmp/out" &&
+        grep -q "differs:   weights, head 1, row 0, column 5" "$tmp/out" && grep -qF "masked (the future" "$tmp/out"; then
+        echo "ok:   a wrapper's head 1 weights: $(grep -o 'attnscope: .*' "$tmp/out")"
+        passed=$((passed + 1))
+    else
+        fail "a wrapper's head 1 weights" "$(cat "$tmp/out")"
     fi
     expect_error "a wrapper with out_proj" "a mha-wrapper record with out_proj" --check "$tmp/wrapper_out_proj.safetensors"
     expect_error "SelfAttention_v1's W_key of the wrong shape" "param.W_key is \[2, 3\]: d_in 3 × d_out 2 \(x @ W\) make \[3, 2\]" \

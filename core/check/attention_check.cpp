@@ -207,7 +207,8 @@ std::string arithmetic(const RecordedAttention& r, const AttentionModule& m, con
     const std::string cell = d.stage + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
     // The wrapper's queries, keys and values are its heads' side by side: column j is head
     // j / head_dim's own column j % head_dim, in that head's nn.Linear.
-    const bool wrapper = r.variant == RecordedVariant::MhaWrapper;
+    const bool wrapper = r.variant == RecordedVariant::MhaWrapper &&
+                         (d.stage == "queries" || d.stage == "keys" || d.stage == "values");
     const Eigen::Index hd = r.head_dim(), head = wrapper ? j / hd : 0, col = wrapper ? j % hd : j;
     const Projections& p = m.projections.at(static_cast<size_t>(head));
     const auto layer = [&](const char* name) {
