@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `attnscope-cli --check` on modules recorded through the real recorder (the file
 # `--print-recorder` prints, scripts/attnscope_record.py) with Debian's PyTorch: the book's
-# chapter 3 classes (tests/golden/book_modules.py, scripts/book_gpt.py) and chapter 4's
+# chapter 3 classes (tests/golden/book_modules.py, scripts/book_gpt.py: SelfAttention_v1 and
+# _v2, CausalAttention, MultiHeadAttentionWrapper, MultiHeadAttention) and chapter 4's
 # (tests/golden/modern_*.py: GQA with and without RoPE, SWA, MLA, ALiBi) are found correct,
-# in evaluation and in training with dropout; each mistake of tests/check/buggy_attention.py
-# and tests/check/buggy_variants.py is found at its stage with its diagnosis, exit 1; a file
+# in evaluation and in training with dropout; each mistake of tests/check/buggy_attention.py,
+# buggy_variants.py and buggy_stacked.py is found at its stage with its diagnosis, exit 1; a file
 # that is not a record, or whose shapes do not fit, is refused in one line, exit 2.
 # Usage: tests/check_attention.test.sh BUILD_DIR   (ctest passes the build directory)
 set -u
