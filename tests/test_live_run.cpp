@@ -110,7 +110,7 @@ TEST_CASE("the tabs have one name each, on the command line and in the state fil
     for (const std::string& name : app::view_tab_names()) CHECK(app::view_tab_name(*app::view_tab_from_name(name)) == name);
     CHECK(!app::view_tab_from_name("head_view"));
     CHECK_THROWS_WITH(app::parse_app_options({"--tab", "heads"}),
-                      "--tab takes pipeline, compare, head-view, kv-cache, tiled-softmax, got 'heads'");
+                      "--tab takes pipeline, compare, head-view, kv-cache, tiled-softmax, check, got 'heads'");
 }
 
 TEST_CASE("the state file holds the controls by their settings keys and what the frame drew", "[app][state]") {
