@@ -35,14 +35,19 @@ BUGS = {
 STATED = {"bias_without_qkv_bias": {"qkv_bias": False}}
 
 
+def projections_with_bias(module):
+    """W_query, W_key and W_value as written without bias=qkv_bias: nn.Linear's default bias."""
+    d_in, d_out = module.W_query.in_features, module.d_out
+    module.W_query, module.W_key, module.W_value = nn.Linear(d_in, d_out), nn.Linear(d_in, d_out), nn.Linear(d_in, d_out)
+
+
 class BuggyMultiHeadAttention(MultiHeadAttention):
     def __init__(self, *args, bug, **kwargs):
         super().__init__(*args, **kwargs)
         assert bug in BUGS, bug
         self.bug = bug
-        if bug == "bias_without_qkv_bias":  # as written without bias=qkv_bias: nn.Linear's default
-            d_in, d_out = self.W_query.in_features, self.d_out
-            self.W_query, self.W_key, self.W_value = nn.Linear(d_in, d_out), nn.Linear(d_in, d_out), nn.Linear(d_in, d_out)
+        if bug == "bias_without_qkv_bias":
+            projections_with_bias(self)
 
     def forward(self, x):
         bug = self.bug

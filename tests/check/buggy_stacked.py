@@ -9,6 +9,7 @@ import torch
 import torch.nn as nn
 
 from book_modules import CausalAttention, MultiHeadAttentionWrapper, SelfAttention_v1
+from buggy_attention import projections_with_bias
 
 BUGS = {
     "wrapper_no_scaling": ("weights", "no scaling"),
@@ -33,9 +34,8 @@ class BuggyCausalAttention(CausalAttention):
     def __init__(self, *args, bug, **kwargs):
         super().__init__(*args, **kwargs)
         self.bug = bug
-        if bug == "wrapper_bias_without_qkv_bias":  # written without bias=qkv_bias: nn.Linear's default
-            d_in, d_out = self.W_query.in_features, self.d_out
-            self.W_query, self.W_key, self.W_value = nn.Linear(d_in, d_out), nn.Linear(d_in, d_out), nn.Linear(d_in, d_out)
+        if bug == "wrapper_bias_without_qkv_bias":
+            projections_with_bias(self)
 
     def forward(self, x):
         bug = self.bug
