@@ -96,6 +96,7 @@ check "the window is drawn" $PNG nonblank "$WORK/check.png"
 
 click_until check_stage_queries "s['check_view']['stage'] == 'queries'" "show the queries"
 check "the queries match: nothing outlined" wait_state "s['check_view']['differing'] == 0 and 'marked' not in s['heatmaps']['check/yours']"
+[ -n "${CHECK_SHOTS:-}" ] && frames_pass >/dev/null && window_shot "$CHECK_SHOTS/check_queries.png"
 
 # A file that is not a record: said in the dialog, the check on screen kept.
 printf 'not a record' >"$WORK/junk.safetensors"

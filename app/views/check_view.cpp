@@ -13,30 +13,11 @@ namespace app {
 
 namespace {
 
-// Outlines are drawn one rectangle a cell: past this many, the difference's colours say
-// where the rest are.
-constexpr long kMaxOutlined = 400;
-
-bool differs(float yours, float ours, double tolerance) { return !(std::abs(yours - ours) <= tolerance); }  // nan too
-
-bool any_differs(const attn::Matrix& yours, const attn::Matrix& ours, double tolerance) {
-    for (Eigen::Index i = 0; i < yours.size(); ++i)
-        if (differs(yours.data()[i], ours.data()[i], tolerance)) return true;
-    return false;
-}
-
 // One scale for the user's matrix and attnscope's, so that equal colours are equal
-// numbers: weights (never negative) from their least to their largest, else around 0.
-ColorScale shared_scale(const attn::Matrix& yours, const attn::Matrix& ours) {
-    float lo = 0.0f, hi = 0.0f;
-    for (const attn::Matrix* m : {&yours, &ours})
-        for (Eigen::Index i = 0; i < m->size(); ++i)
-            if (const float v = m->data()[i]; std::isfinite(v)) {
-                lo = std::min(lo, v);
-                hi = std::max(hi, v);
-            }
-    if (lo >= 0.0f) return ColorScale{ColorMode::Sequential, 0.0f, hi > 0.0f ? hi : 1.0f};
-    const float m = std::max(-lo, hi);
+// numbers: weights (never negative) from 0 to their largest, else around 0.
+ColorScale shared_scale(const CheckCells& c) {
+    if (c.lo >= 0.0f) return ColorScale{ColorMode::Sequential, 0.0f, c.hi > 0.0f ? c.hi : 1.0f};
+    const float m = std::max(-c.lo, c.hi);
     return ColorScale{ColorMode::Diverging, -m, m};
 }
 
@@ -61,10 +42,10 @@ void stage_buttons(OpenCheck& k, WidgetRects& widgets) {
     }
 }
 
-void head_buttons(OpenCheck& k, const attn::ComparedStage& s, WidgetRects& widgets) {
-    for (size_t h = 0; h < s.yours.size(); ++h) {
-        const bool same = !any_differs(s.yours[h], s.ours[h], s.tolerance);
-        const std::string label = "head " + std::to_string(h) + (same ? "  ✓" : "  ✗");
+void head_buttons(OpenCheck& k, WidgetRects& widgets) {
+    const std::vector<bool>& differ = k.head_differs[k.stage];
+    for (size_t h = 0; h < differ.size(); ++h) {
+        const std::string label = "head " + std::to_string(h) + (differ[h] ? "  ✗" : "  ✓");
         if (h) same_line_if_fits(radio_width(label.c_str()));
         if (ImGui::RadioButton(label.c_str(), k.head == static_cast<int>(h))) k.head = static_cast<int>(h);
         widgets.record("check_head_" + std::to_string(h));
@@ -108,44 +89,35 @@ void draw_check_view(ViewState& c, const DrawContext& ctx, FrameReport& report) 
     if (k.result.compared.empty()) return;
     ImGui::Separator();
     stage_buttons(k, report.widgets);
-    const attn::ComparedStage& s = k.result.compared[std::min(k.stage, k.result.compared.size() - 1)];
-    if (s.yours.size() > 1) head_buttons(k, s, report.widgets);
-    const size_t h = std::min(static_cast<size_t>(std::max(k.head, 0)), s.yours.size() - 1);
+    if (k.result.compared[k.stage].yours.size() > 1) head_buttons(k, report.widgets);
+    const CheckCells& cells = check_cells(k);  // clamps k.stage and k.head
+    const attn::ComparedStage& s = k.result.compared[k.stage];
+    const auto h = static_cast<size_t>(k.head);
     for (const attn::ComparedStage& each : k.result.compared) shown.stages.push_back(each.stage);
     shown.stage = s.stage;
     shown.heads = static_cast<int>(s.yours.size());
-    shown.head = s.yours.size() > 1 || s.stage == "weights" || s.stage == "dropped_weights" ? static_cast<int>(h) : -1;
+    shown.head = s.yours.size() > 1 || s.stage == "weights" || s.stage == "dropped_weights" ? k.head : -1;
+    shown.differing = cells.differing;
+    shown.outlined = static_cast<long>(cells.outlined.size());
 
     const attn::Matrix& yours = s.yours[h];
     const attn::Matrix& ours = s.ours[h];
-    // Cells the user's module left infinite or nan (a masked score): drawn as masked.
-    attn::Matrix not_finite = attn::Matrix::Zero(yours.rows(), yours.cols());
-    attn::Matrix difference = yours - ours;  // rows x cols, as the stage
     CellMarks marks;
-    for (Eigen::Index i = 0; i < yours.rows(); ++i)
-        for (Eigen::Index j = 0; j < yours.cols(); ++j) {
-            if (!std::isfinite(yours(i, j))) {
-                not_finite(i, j) = 1.0f;
-                difference(i, j) = 0.0f;
-            }
-            if (!differs(yours(i, j), ours(i, j), s.tolerance)) continue;
-            ++shown.differing;
-            if (static_cast<long>(marks.cells.size()) < kMaxOutlined)
-                marks.cells.emplace_back(static_cast<int>(i), static_cast<int>(j));
-        }
-    shown.outlined = static_cast<long>(marks.cells.size());
-    const float largest = difference.size() ? difference.cwiseAbs().maxCoeff() : 0.0f;
-    const ColorScale same = shared_scale(yours, ours);
-    const float d = std::max(largest, static_cast<float>(s.tolerance));
+    marks.cells = cells.outlined;
+    const ColorScale same = shared_scale(cells);
+    const float d = std::max(cells.largest, static_cast<float>(s.tolerance));
     const Card cards[] = {{"yours", "check/yours", &yours, same},
                           {"attnscope (PyTorch's)", "check/attnscope", &ours, same},
-                          {"yours − attnscope", "check/difference", &difference, {ColorMode::Diverging, -d, d}}};
+                          {"yours − attnscope", "check/difference", &cells.difference, {ColorMode::Diverging, -d, d}}};
     char note[160];
     std::snprintf(note, sizeof note, "%ld cell%s beyond the tolerance %.3g%s; largest |difference| %.3g",
                   shown.differing, shown.differing == 1 ? "" : "s", s.tolerance,
-                  shown.differing > shown.outlined ? " (the first 400 outlined)" : "", largest);
+                  shown.differing > shown.outlined ? " (the first 400 outlined)" : "", cells.largest);
     ImGui::TextUnformatted(note);
 
+    // The heatmaps upload values when the version they are given changes: the selection's.
+    DrawContext here = ctx;
+    here.run_version = cells.version;
     const std::vector<std::string> rows = numbered(yours.rows()), cols = numbered(yours.cols());
     const float side = std::clamp((ImGui::GetContentRegionAvail().x - 2.0f * card_gap()) / 3.0f - 40.0f * ctx.ui_scale,
                                   100.0f * ctx.ui_scale, 360.0f * ctx.ui_scale);
@@ -154,7 +126,7 @@ void draw_check_view(ViewState& c, const DrawContext& ctx, FrameReport& report) 
         MatrixRequest req;
         req.key = card.key;
         req.values = card.values;
-        req.masked_by = i == 1 ? nullptr : &not_finite;
+        req.masked_by = i == 1 ? nullptr : &cells.not_finite;
         req.scale = card.scale;
         req.row_labels = &rows;
         req.col_labels = &cols;
@@ -170,7 +142,7 @@ void draw_check_view(ViewState& c, const DrawContext& ctx, FrameReport& report) 
         ImGui::PushFont(ctx.fonts.heading);
         ImGui::TextUnformatted(card.title);
         ImGui::PopFont();
-        MatrixPlacement p = draw_matrix(req, ctx);
+        MatrixPlacement p = draw_matrix(req, here);
         p.figures = draw_legend(req.scale, std::max(p.max.x - p.min.x, kLegendMinWidth * ctx.ui_scale), ctx);
         ImGui::EndGroup();
         if (p.hovered)
