@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every parser that reads what a user hands attnscope (fuzz/fuzz_*.cpp, libFuzzer):
 #   scripts/fuzz.sh [SECONDS_EACH] [TARGET...]      (default: 5 s, every target)
+#   scripts/fuzz.sh --build                          build the targets only
 # Builds build-fuzz with clang (configured once, then incremental), replays the committed
 # reproducers of fuzz/regressions/TARGET/, then runs each target for SECONDS_EACH, one after
 # the other, on a scratch copy of its corpus (build-fuzz/corpus/TARGET, never committed)
@@ -10,10 +11,12 @@ set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$root/build-fuzz"
+build_only=0
+[[ ${1:-} == --build ]] && build_only=1 && shift
 seconds=${1:-5}
 shift || true
 if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
-    echo "usage: scripts/fuzz.sh [SECONDS_EACH] [TARGET...]" >&2
+    echo "usage: scripts/fuzz.sh [SECONDS_EACH] [TARGET...] | --build" >&2
     exit 2
 fi
 
@@ -37,6 +40,7 @@ if ! nice -n 10 cmake --build "$build" -j "${FUZZ_JOBS:-2}" >"$log" 2>&1; then
     echo "fuzz.sh: building the fuzz targets failed" >&2
     exit 2
 fi
+((build_only)) && exit 0
 
 if (($# == 0)); then
     set --
